@@ -1,0 +1,30 @@
+"""The exception tree. User-facing errors subclass built-in types.
+
+    TrainwreckError
+    ├── UsageError(ValueError)        bad command-line usage or arguments
+    ├── EvidenceError(ValueError)     nothing usable could be read from the inputs
+    └── KnowledgeBaseError(ValueError) a pattern file fails its schema or lint
+
+Evidence readers never raise on a bad file: they record a Gap and go on. An
+EvidenceError is raised only when, after every input was tried, nothing at all
+could be read. The CLI turns any TrainwreckError into one line on stderr and
+exit status 2.
+"""
+
+from __future__ import annotations
+
+
+class TrainwreckError(Exception):
+    """Base of every error trainwreck raises on purpose."""
+
+
+class UsageError(TrainwreckError, ValueError):
+    """The command line or an argument is wrong."""
+
+
+class EvidenceError(TrainwreckError, ValueError):
+    """Nothing usable could be read from any input."""
+
+
+class KnowledgeBaseError(TrainwreckError, ValueError):
+    """A knowledge-base file does not load or does not pass lint."""

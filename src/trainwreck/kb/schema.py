@@ -1,0 +1,166 @@
+"""Schema of a knowledge-base pattern: one YAML file per failure pattern.
+
+A pattern is a page a person can read, `kb search` can return and the engine can
+match. `docs/kb-patterns.md` explains each field for authors; this module is the
+single definition the loader validates against.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from trainwreck.model import Category, Scalar
+
+Cost = Literal["seconds", "minutes", "hours", "run"]
+COST_ORDER: dict[str, int] = {"seconds": 0, "minutes": 1, "hours": 2, "run": 3}
+Framework = Literal[
+    "pytorch",
+    "cuda",
+    "nccl",
+    "transformers",
+    "peft",
+    "trl",
+    "accelerate",
+    "deepspeed",
+    "vllm",
+    "bitsandbytes",
+    "flash-attn",
+    "lightning",
+    "jax",
+    "numpy",
+    "python",
+    "xformers",
+    "apex",
+    "triton",
+    "tokenizers",
+    "datasets",
+    "megatron",
+]
+PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Signature(Strict):
+    """One way a pattern recognises its failure in the evidence.
+
+    Exactly one of the matchers is set. `weight` is how strongly a hit alone
+    points at this pattern (0-1); hits combine as 1 - prod(1 - weight).
+    A `required` signature must hit for the pattern to be a candidate at all.
+    """
+
+    regex: str | None = None
+    exception: str | None = None
+    finding: str | None = None
+    frame: str | None = None
+    weight: float = Field(default=0.6, gt=0.0, le=1.0)
+    required: bool = False
+    any_role: bool = False
+
+    @model_validator(mode="after")
+    def _one_matcher(self) -> Signature:
+        set_fields = [
+            name for name in ("regex", "exception", "finding", "frame") if getattr(self, name)
+        ]
+        if len(set_fields) != 1:
+            raise ValueError(
+                f"a signature needs exactly one of regex/exception/finding/frame, got {set_fields}"
+            )
+        for name in ("regex", "frame"):
+            pattern = getattr(self, name)
+            if pattern is not None:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise ValueError(f"{name} does not compile: {exc}") from exc
+        return self
+
+
+class VersionRange(Strict):
+    package: str
+    specifier: str
+    fixed_in: str | None = None
+
+
+class PatternChange(Strict):
+    """A config change. `before`/`after` may name a regex group as "{group}"."""
+
+    path: str
+    before: Scalar | list[Scalar] = None
+    after: Scalar | list[Scalar] = None
+    default: Scalar | list[Scalar] = None
+    reason: str | None = None
+    key_source: str | None = None
+    available: VersionRange | None = None
+
+
+class PatternFix(Strict):
+    action: str
+    changes: tuple[PatternChange, ...] = ()
+    commands: tuple[str, ...] = ()
+    cost: Cost = "minutes"
+    destructive: bool = False
+
+
+class PatternCitation(Strict):
+    url: str
+    detail: str
+
+    @field_validator("url")
+    @classmethod
+    def _is_url(cls, url: str) -> str:
+        if not url.startswith("https://"):
+            raise ValueError("a citation url starts with https://")
+        return url
+
+
+class PatternPrevention(Strict):
+    guard: str
+    threshold: str
+
+
+class PatternExamples(Strict):
+    cases: tuple[str, ...] = ()
+    fires: tuple[str, ...] = ()
+    quiet: tuple[str, ...] = ()
+
+
+class Pattern(Strict):
+    id: str
+    aliases: tuple[str, ...] = ()
+    title: str
+    category: Category
+    frameworks: tuple[Framework, ...]
+    signatures: tuple[Signature, ...] = Field(min_length=1)
+    excludes: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    root_cause: str
+    mechanism: str
+    conditional: bool = False
+    prior: float = Field(default=0.5, ge=0.0, le=1.0)
+    fixes: tuple[PatternFix, ...] = Field(min_length=1)
+    discriminator: str
+    discriminator_cost: Cost = "minutes"
+    affected: tuple[VersionRange, ...] = ()
+    citations: tuple[PatternCitation, ...] = Field(min_length=1)
+    prevention: tuple[PatternPrevention, ...] = ()
+    examples: PatternExamples = Field(default_factory=PatternExamples)
+
+    @field_validator("id")
+    @classmethod
+    def _id_is_slug(cls, value: str) -> str:
+        if not PATTERN_ID.match(value):
+            raise ValueError("id must be lowercase words joined by hyphens")
+        return value
+
+    @field_validator("excludes")
+    @classmethod
+    def _excludes_compile(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in values:
+            re.compile(pattern)
+        return values

@@ -1,0 +1,300 @@
+"""The vocabulary every stage speaks: immutable pydantic models.
+
+Evidence flows in (what a run left behind), Findings and Hypotheses are derived
+from it, and a Diagnosis flows out to the renderers. Field names of the models
+that appear in `--format json` are a public contract (see DESIGN.md): add
+fields freely, never rename them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Category = Literal[
+    "oom",
+    "nan_inf",
+    "divergence",
+    "crash",
+    "hang",
+    "slow_throughput",
+    "wrong_output",
+    "dependency_conflict",
+    "config_error",
+]
+CATEGORIES: tuple[Category, ...] = (
+    "oom",
+    "nan_inf",
+    "divergence",
+    "crash",
+    "hang",
+    "slow_throughput",
+    "wrong_output",
+    "dependency_conflict",
+    "config_error",
+)
+Confidence = Literal["high", "medium", "low"]
+Grounding = Literal["kb", "web", "ungrounded"]
+# What a matched line is to the failure: a root candidate, a knock-on effect of
+# another failure, a record that confirms one (a kernel OOM-kill line), advice the
+# framework printed (never a cause), or plain context.
+Role = Literal["root", "cascade", "confirmation", "advice", "context"]
+InputKind = Literal["log", "config", "env", "model_config", "metrics", "symptoms"]
+Scalar = str | int | float | bool | None
+
+
+class Frozen(BaseModel):
+    """Base for every model: immutable, and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# ---------------------------------------------------------------- evidence
+
+
+class SourceRef(Frozen):
+    """A pointer into the user's evidence: which file, which line, what it said."""
+
+    source: str
+    line: int | None = None
+    text: str
+
+
+class LogLine(Frozen):
+    """One retained line of a log, with the rank that printed it when known."""
+
+    source: str
+    line: int
+    text: str
+    rank: int | None = None
+    timestamp: str | None = None
+    role: Role = "context"
+
+
+class Frame(Frozen):
+    """One frame of a traceback; `library` is None for the user's own code."""
+
+    file: str
+    line: int | None = None
+    function: str | None = None
+    code: str | None = None
+    library: str | None = None
+
+
+class ExceptionRecord(Frozen):
+    """One exception with its frames, as printed in a traceback.
+
+    `chain` says how it relates to the exception printed after it: "cause"
+    ("The above exception was the direct cause"), "context" ("During handling of
+    the above exception"), or None for the final exception.
+    """
+
+    type: str
+    message: str
+    frames: tuple[Frame, ...] = ()
+    source: str
+    line: int
+    rank: int | None = None
+    chain: Literal["cause", "context"] | None = None
+    role: Role = "root"
+    count: int = 1  # identical exceptions on several ranks are grouped
+
+    @property
+    def user_frame(self) -> Frame | None:
+        """The innermost frame in the user's own code, if any."""
+        for frame in reversed(self.frames):
+            if frame.library is None:
+                return frame
+        return None
+
+
+class ProcessExit(Frozen):
+    """How a worker process ended, e.g. from a torch.distributed.elastic summary.
+
+    An exit code of -9 or 137 (SIGKILL) usually means the kernel OOM killer or a
+    scheduler killed the process.
+    """
+
+    source: str
+    line: int
+    rank: int | None = None
+    exitcode: int | None = None
+    signal: str | None = None
+    text: str
+
+
+class InputFile(Frozen):
+    """A file (or stdin) the user handed in and the role it was read as."""
+
+    path: str
+    kind: InputKind
+    size_bytes: int | None = None
+    lines_read: int | None = None
+    compressed: str | None = None
+
+
+class Gap(Frozen):
+    """Evidence that could not be read; the rest is still diagnosed."""
+
+    source: str
+    reason: str
+
+
+class Setup(Frozen):
+    """The user's setup as far as the evidence shows it. Unknowns stay None."""
+
+    model: str | None = None
+    gpus: str | None = None
+    gpu_name: str | None = None
+    gpu_count: int | None = None
+    gpu_memory_gib: float | None = None
+    frameworks: dict[str, str] = Field(default_factory=dict)
+    python: str | None = None
+    cuda: str | None = None
+    batch_size: int | None = None
+    grad_accum: int | None = None
+    seq_len: int | None = None
+    precision: str | None = None
+    distributed: str | None = None
+    world_size: int | None = None
+
+
+class ConfigFile(Frozen):
+    """A parsed config (JSON/YAML/TOML, or a launch command's argv) as flat keys."""
+
+    source: str
+    values: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
+
+
+class Evidence(Frozen):
+    """Everything read from the user's inputs, with no judgement applied yet."""
+
+    files: tuple[InputFile, ...] = ()
+    lines: tuple[LogLine, ...] = ()
+    exceptions: tuple[ExceptionRecord, ...] = ()
+    exits: tuple[ProcessExit, ...] = ()
+    configs: tuple[ConfigFile, ...] = ()
+    environment: dict[str, str] = Field(default_factory=dict)
+    model_config_values: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
+    setup: Setup = Field(default_factory=Setup)
+    symptoms: str | None = None
+    gaps: tuple[Gap, ...] = ()
+
+    @property
+    def final_exception(self) -> ExceptionRecord | None:
+        """The last root-role exception: what actually ended the run."""
+        roots = [exc for exc in self.exceptions if exc.role == "root" and exc.chain is None]
+        return roots[-1] if roots else (self.exceptions[-1] if self.exceptions else None)
+
+
+# ---------------------------------------------------------------- analysis
+
+
+class ArithmeticLine(Frozen):
+    """One labelled step of a calculation, with where its input came from."""
+
+    label: str
+    formula: str
+    value: float | int | str
+    unit: str | None = None
+    source: str
+
+
+class Arithmetic(Frozen):
+    title: str
+    lines: tuple[ArithmeticLine, ...]
+    result: str
+
+
+class Finding(Frozen):
+    """A deterministic fact an analyzer established, e.g. `oom.fragmentation`."""
+
+    id: str
+    title: str
+    category: Category | None = None
+    summary: str
+    evidence: tuple[SourceRef, ...] = ()
+    values: dict[str, Scalar] = Field(default_factory=dict)
+    arithmetic: Arithmetic | None = None
+
+
+class Citation(Frozen):
+    """Where a claim comes from: a KB page and, when public, a pinned URL."""
+
+    page: str
+    url: str | None = None
+    detail: str
+
+
+class Change(Frozen):
+    """One config change of a fix: `path: before -> after`."""
+
+    path: str
+    before: Scalar | list[Scalar] = None
+    after: Scalar | list[Scalar] = None
+    default: Scalar | list[Scalar] = None
+    verified: bool = False
+    reason: str | None = None
+
+
+class Fix(Frozen):
+    action: str
+    changes: tuple[Change, ...] = ()
+    commands: tuple[str, ...] = ()
+    cost: str = "minutes"
+    destructive: bool = False
+
+
+class Verification(Frozen):
+    kind: str
+    script: str
+
+
+class Hypothesis(Frozen):
+    """A ranked candidate root cause with its evidence, sources and fixes."""
+
+    id: str
+    title: str
+    category: Category
+    root_cause: str
+    mechanism: str
+    confidence: Confidence
+    score: float = Field(ge=0.0, le=1.0)
+    grounded: bool = True
+    evidence: tuple[SourceRef, ...] = ()
+    values: dict[str, Scalar] = Field(default_factory=dict)
+    citations: tuple[Citation, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    discriminator: str = ""
+    discriminator_cost: str = "minutes"
+    verification: Verification | None = None
+    why_confidence: str = ""
+
+
+class Prevention(Frozen):
+    guard: str
+    threshold: str
+    citation: str
+
+
+class ToolInfo(Frozen):
+    name: str = "trainwreck"
+    version: str
+    kb_version: str
+
+
+class Diagnosis(Frozen):
+    """The result of one `diagnose()` call; renderers know only this."""
+
+    schema_version: int = 1
+    tool: ToolInfo
+    grounding: Grounding
+    summary: str
+    setup: Setup
+    hypotheses: tuple[Hypothesis, ...] = ()
+    arithmetic: tuple[Arithmetic, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    prevention: tuple[Prevention, ...] = ()
+    warnings: tuple[str, ...] = ()
+    inputs: tuple[InputFile, ...] = ()
