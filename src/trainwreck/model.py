@@ -181,6 +181,15 @@ class Evidence(Frozen):
     symptoms: str | None = None
     gaps: tuple[Gap, ...] = ()
 
+    def installed_version(self, package: str) -> str | None:
+        """The user's version of a package, from the env listing or the setup."""
+        key = package.lower().replace("_", "-")
+        for table in (self.environment, self.setup.frameworks):
+            for name, version in table.items():
+                if name.lower().replace("_", "-") == key:
+                    return version
+        return None
+
     @property
     def final_exception(self) -> ExceptionRecord | None:
         """The last root-role exception: what actually ended the run."""
@@ -270,6 +279,9 @@ class Hypothesis(Frozen):
     discriminator_cost: str = "minutes"
     verification: Verification | None = None
     why_confidence: str = ""
+    # The frameworks the failure mode involves (a KB pattern's `frameworks`), so a
+    # report can name the versions that matter or the command that prints them.
+    frameworks: tuple[str, ...] = ()
 
 
 class Prevention(Frozen):

@@ -1,0 +1,99 @@
+"""CLI speed, measured side by side in one run (ratios, not absolute timings).
+
+1. Cold `trainwreck diagnose` wall time on a 1 MB log, as a ratio to `python -c pass`.
+2. Scan throughput on a generated log (1 GB by default) in MB/s, as a ratio to
+   `grep -c -P` over the same signatures (PCRE, since the KB's regexes use
+   Python/Perl syntax such as `\\d` and named groups, which `grep -E` lacks).
+
+Usage: python benchmarks/cli_speed.py [--scan-mb 1024] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from trainwreck import analyzers
+from trainwreck.kb import load
+
+# A realistic training log body: HF Trainer dicts, tqdm bars, warnings.
+_BODY = [
+    "{'loss': 1.8734, 'grad_norm': 0.9121, 'learning_rate': 1.98e-05, 'epoch': 0.12}\n",
+    " 12%|█▏        | 120/1000 [01:02<07:38,  1.92it/s]\n",
+    "[2024-05-01 10:00:01,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=120, skipped=0\n",
+    "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:460: UserWarning: "
+    "torch.utils.checkpoint: please pass in use_reentrant=True or use_reentrant=False explicitly.\n",
+    "wandb: Syncing run bright-sun-12\n",
+]
+_OOM_TAIL = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 88, in <module>\n'
+    "    trainer.train()\n"
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 0 has a total "
+    "capacity of 79.15 GiB of which 1.03 GiB is free. Including non-PyTorch memory, this process "
+    "has 78.10 GiB memory in use. Of the allocated memory 71.34 GiB is allocated by PyTorch, and "
+    "4.87 GiB is reserved by PyTorch but unallocated.\n"
+)
+
+
+def write_log(path: Path, size_bytes: int) -> None:
+    """A log of about `size_bytes`, healthy lines and an OOM traceback at the end."""
+    block = "".join(_BODY * 200).encode()
+    with path.open("wb") as out:
+        written = 0
+        while written < size_bytes:
+            out.write(block)
+            written += len(block)
+        out.write(_OOM_TAIL.encode())
+
+
+def median_seconds(command: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def trainwreck_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "trainwreck", "diagnose", *args]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scan-mb", type=int, default=1024, help="size of the scan log in MB")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        small = Path(tmp) / "train-1mb.log"
+        write_log(small, 2**20)
+        baseline = median_seconds([sys.executable, "-c", "pass"], args.repeat)
+        cold = median_seconds(trainwreck_command(str(small), "--format", "json"), args.repeat)
+        print(f"python -c pass:                 {baseline * 1000:8.1f} ms")
+        print(f"trainwreck diagnose (1 MB log): {cold * 1000:8.1f} ms")
+        print(f"cold-start ratio:               {cold / baseline:8.1f}x  (target <= 5x)")
+
+        big = Path(tmp) / "train-big.log"
+        write_log(big, args.scan_mb * 2**20)
+        size_mb = big.stat().st_size / 2**20
+        scan = median_seconds(trainwreck_command(str(big), "--format", "json"), 1)
+        print(f"trainwreck scan ({size_mb:.0f} MB):      {scan:8.2f} s = {size_mb / scan:7.1f} MB/s")
+        grep = shutil.which("grep")
+        if grep is None:
+            print("grep not found: no ratio")
+            return
+        signatures = load().keep_regex(analyzers.KEEP).pattern
+        grep_time = median_seconds([grep, "-c", "-P", signatures, str(big)], 1)
+        print(f"grep -c -P same signatures:     {grep_time:8.2f} s = {size_mb / grep_time:7.1f} MB/s")
+        print(f"scan ratio trainwreck/grep:     {scan / grep_time:8.1f}x  (target <= 5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""`python -m trainwreck` runs the CLI."""
+
+from trainwreck.cli import main
+
+main()

@@ -1,0 +1,210 @@
+"""The command line: parse, call the library, render, exit.
+
+Exit status: 0 when a report was produced (an ungrounded one too), 1 when
+`kb lint` finds problems, 2 for bad usage or input, with one line on stderr.
+Rich is used only when stdout is a terminal; piped output is plain text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from trainwreck import __version__
+from trainwreck.errors import TrainwreckError, UsageError
+
+FORMATS = ("markdown", "json", "html")
+
+
+def _fail(message: str, status: int = 2) -> NoReturn:
+    click.echo(f"trainwreck: error: {message}", err=True)
+    sys.exit(status)
+
+
+def _emit(text: str, output: str | None, markdown: bool = False) -> None:
+    """Write to a file, to a terminal through Rich, or plainly to a pipe."""
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
+        return
+    if markdown and sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+        return
+    click.echo(text, nl=not text.endswith("\n"))
+
+
+@contextlib.contextmanager
+def _spinner(message: str) -> Iterator[None]:
+    """A Rich spinner on stderr while work runs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(message):
+        yield
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="trainwreck")
+def cli() -> None:
+    """Find the root cause of a broken machine-learning run.
+
+    Point `trainwreck diagnose` at what the run left behind (logs, a run
+    directory, a piped traceback) and get what broke, why, the arithmetic
+    that shows it, and the least destructive fix, each with its source.
+    """
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--symptoms", "-s", help="What you saw, in words (e.g. 'hangs after 2h on 16 GPUs').")
+@click.option("--config", "config_files", multiple=True, metavar="FILE",
+              help="A training/launch config (JSON, YAML, TOML). Repeatable.")
+@click.option("--env", "env_files", multiple=True, metavar="FILE",
+              help="An environment listing: pip freeze/list, conda list, collect_env, nvidia-smi.")
+@click.option("--model-config", "model_config_files", multiple=True, metavar="FILE",
+              help="A Hugging Face model config.json.")
+@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="markdown",
+              show_default=True, help="Report format.")
+@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of stdout.")
+def diagnose(paths: tuple[str, ...], symptoms: str | None, config_files: tuple[str, ...],
+             env_files: tuple[str, ...], model_config_files: tuple[str, ...], fmt: str,
+             output: str | None) -> None:
+    """Diagnose a failed run from PATHS: log files, run directories, or - for stdin.
+
+    \b
+    Examples:
+      trainwreck diagnose train.log
+      trainwreck diagnose runs/llama-qlora-0412/
+      python train.py 2>&1 | trainwreck diagnose -
+      trainwreck diagnose rank*.log --symptoms "hangs after ~2h on 16 GPUs"
+      trainwreck diagnose train.log --format json | jq .hypotheses[0]
+      trainwreck diagnose train.log --format html -o report.html
+    """
+    from trainwreck.diagnose import diagnose as run_diagnosis
+    from trainwreck.report import render
+
+    if not paths and not symptoms and not config_files and not env_files and not sys.stdin.isatty():
+        paths = ("-",)
+    if not (paths or symptoms or config_files or env_files or model_config_files):
+        raise UsageError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
+    with _spinner("Reading evidence and matching the knowledge base..."):
+        diagnosis = run_diagnosis(paths, symptoms=symptoms, config_files=config_files,
+                                  env_files=env_files, model_config_files=model_config_files,
+                                  stdin=sys.stdin.buffer)
+    _emit(render(diagnosis, fmt), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
+
+
+@cli.group()
+def kb() -> None:
+    """Browse and check the knowledge base of failure patterns."""
+
+
+@kb.command("list")
+@click.option("--category", "-c", help="Only this category (oom, crash, hang, ...).")
+@click.option("--format", "-f", "fmt", type=click.Choice(("text", "json")), default="text",
+              show_default=True)
+def kb_list(category: str | None, fmt: str) -> None:
+    """List every pattern: id, category, frameworks, title."""
+    from trainwreck.kb import load
+    from trainwreck.kb.page import summary_row
+
+    patterns = [p for p in load().patterns if category in (None, p.category)]
+    if fmt == "json":
+        click.echo(json.dumps([summary_row(p) for p in patterns], indent=2))
+        return
+    for pattern in patterns:
+        click.echo(f"{pattern.id:<44} {pattern.category:<20} {pattern.title}")
+    click.echo(f"{len(patterns)} patterns")
+
+
+@kb.command("show")
+@click.argument("page_id")
+def kb_show(page_id: str) -> None:
+    """Show one pattern page in full (PAGE_ID as in `kb:PAGE_ID`)."""
+    from trainwreck.kb import load
+    from trainwreck.kb.page import to_markdown
+
+    pattern = load().get(page_id)
+    if pattern is None:
+        raise UsageError(f"no knowledge-base page {page_id!r} (see `trainwreck kb list`)")
+    _emit(to_markdown(pattern), None, markdown=True)
+
+
+@kb.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", "-n", default=10, show_default=True)
+def kb_search(query: tuple[str, ...], limit: int) -> None:
+    """Full-text search over pattern pages (title, cause, mechanism, fixes)."""
+    from trainwreck.kb import load
+    from trainwreck.kb.search import search
+
+    hits = search(load(), " ".join(query), limit)
+    for hit in hits:
+        click.echo(f"{hit.score:5.2f}  {hit.pattern.id:<44} {hit.pattern.title}")
+    if not hits:
+        click.echo("no matching pages")
+
+
+@kb.command("lint")
+@click.option("--root", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Where example case paths (tests/cases/...) resolve; skipped if absent.")
+def kb_lint(root: str) -> None:
+    """Check every pattern: schema, pinned citations, examples, real cases rank first."""
+    from trainwreck.kb import PATTERNS_DIR
+    from trainwreck.kb.lint import lint
+
+    cases_root = Path(root)
+    has_cases = (cases_root / "tests" / "cases").is_dir()
+    if not has_cases:
+        click.echo(f"note: no tests/cases under {root}; real-case checks skipped", err=True)
+    knowledge, problems = lint(PATTERNS_DIR, cases_root if has_cases else None)
+    for problem in problems:
+        click.echo(problem)
+    count = len(knowledge.patterns) if knowledge else 0
+    click.echo(f"{count} patterns, {len(problems)} problem(s)")
+    if problems:
+        sys.exit(1)
+
+
+@cli.command()
+def version() -> None:
+    """Print the trainwreck and knowledge-base versions."""
+    from trainwreck.kb import load
+
+    click.echo(f"trainwreck {__version__} (kb {load().version})")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: turn every expected error into one line and exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="trainwreck", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        _fail("aborted", 130)
+    except click.UsageError as exc:
+        _fail(exc.format_message().splitlines()[0])
+    except TrainwreckError as exc:
+        _fail(str(exc))
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(0)
+    except Exception as exc:
+        if os.environ.get("TRAINWRECK_DEBUG"):
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (set TRAINWRECK_DEBUG=1 to see the "
+              "traceback, and please report it)", 1)

@@ -1,0 +1,53 @@
+"""The pipeline: collect -> analyze -> match -> rank -> verify fixes -> Diagnosis."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from trainwreck import analyzers
+from trainwreck.engine.assemble import build
+from trainwreck.engine.candidates import rank_candidates
+from trainwreck.errors import EvidenceError
+from trainwreck.evidence import collect
+from trainwreck.kb import KnowledgeBase, load
+from trainwreck.model import Diagnosis, Evidence
+
+
+def _usable(evidence: Evidence) -> bool:
+    read_something = any(f.lines_read for f in evidence.files) or evidence.configs
+    return bool(read_something or evidence.environment or evidence.symptoms)
+
+
+def _nothing_read(evidence: Evidence) -> EvidenceError:
+    if not evidence.gaps:
+        return EvidenceError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
+    first = evidence.gaps[0]
+    more = f" (and {len(evidence.gaps) - 1} more)" if len(evidence.gaps) > 1 else ""
+    return EvidenceError(f"nothing to diagnose: {first.source}: {first.reason}{more}")
+
+
+def diagnose(
+    paths: Sequence[str] = (),
+    *,
+    symptoms: str | None = None,
+    config_files: Sequence[str] = (),
+    env_files: Sequence[str] = (),
+    model_config_files: Sequence[str] = (),
+    stdin: BinaryIO | None = None,
+    kb: KnowledgeBase | None = None,
+) -> Diagnosis:
+    """Diagnose a failed run from what it left behind.
+
+    Raises EvidenceError only when nothing at all could be read; unreadable
+    inputs otherwise become warnings in the Diagnosis.
+    """
+    knowledge = kb or load()
+    keep = knowledge.keep_regex(analyzers.KEEP)
+    evidence = collect(paths, symptoms=symptoms, config_files=config_files, env_files=env_files,
+                       model_config_files=model_config_files, stdin=stdin, keep=keep)
+    if not _usable(evidence):
+        raise _nothing_read(evidence)
+    findings = analyzers.run(evidence)
+    ranked = rank_candidates(knowledge, evidence, findings, prefilter=keep)
+    return build(knowledge, evidence, findings, ranked)

@@ -1,0 +1,1 @@
+"""Matching patterns to evidence, ranking the candidates, calibrating confidence."""

@@ -1,0 +1,113 @@
+"""Assemble the Diagnosis from ranked candidates: hypotheses, prevention, warnings."""
+
+from __future__ import annotations
+
+from trainwreck import __version__
+from trainwreck.engine.fallback import ungrounded
+from trainwreck.engine.rank import Candidate, calibrate
+from trainwreck.fixes.verify import concrete_fix
+from trainwreck.kb import KnowledgeBase
+from trainwreck.model import (
+    Citation,
+    Diagnosis,
+    Evidence,
+    Finding,
+    Hypothesis,
+    Prevention,
+    Scalar,
+    SourceRef,
+    ToolInfo,
+)
+
+MAX_HYPOTHESES = 5
+MAX_EVIDENCE = 5
+
+
+def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
+    refs: list[SourceRef] = []
+    for hit in candidate.match.hits if candidate.match else ():
+        if hit.ref is not None and hit.ref not in refs:
+            refs.append(hit.ref)
+    return tuple(refs[:MAX_EVIDENCE])
+
+
+def _values(candidate: Candidate, evidence: Evidence) -> dict[str, Scalar]:
+    setup = evidence.setup.model_dump(exclude={"frameworks"}, exclude_none=True)
+    return {**setup, **(candidate.match.values if candidate.match else {})}
+
+
+def to_hypothesis(candidate: Candidate, runner_up: Candidate | None,
+                  evidence: Evidence) -> tuple[Hypothesis, list[str]]:
+    """A KB-grounded hypothesis with concrete fixes; warnings for unavailable keys."""
+    pattern = candidate.pattern
+    values = _values(candidate, evidence)
+    confidence, why = calibrate(candidate, runner_up)
+    fixes, warnings = [], []
+    for recipe in pattern.fixes:
+        fix, fix_warnings = concrete_fix(recipe, values, evidence)
+        fixes.append(fix)
+        warnings.extend(fix_warnings)
+    citations = tuple(Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail)
+                      for c in pattern.citations)
+    hypothesis = Hypothesis(
+        id=pattern.id, title=pattern.title, category=pattern.category,
+        root_cause=pattern.root_cause.strip(), mechanism=" ".join(pattern.mechanism.split()),
+        confidence=confidence, score=min(1.0, candidate.score), evidence=_evidence_refs(candidate),
+        values={k: v for k, v in (candidate.match.values if candidate.match else {}).items()},
+        citations=citations, fixes=tuple(fixes), discriminator=pattern.discriminator.strip(),
+        discriminator_cost=pattern.discriminator_cost,
+        why_confidence="; ".join([why, *candidate.version_notes]),
+    )
+    return hypothesis, warnings
+
+
+def _prevention(kb: KnowledgeBase, top: Hypothesis | None) -> tuple[Prevention, ...]:
+    """The top pattern's guards, topped up from its category so there are at least two."""
+    if top is None:
+        return ()
+    own = kb.get(top.id)
+    sources = [own] if own else []
+    sources += [p for p in kb.patterns if p.category == top.category and p is not own]
+    guards: list[Prevention] = []
+    for pattern in sources:
+        guards += [Prevention(guard=g.guard, threshold=g.threshold, citation=f"kb:{pattern.id}")
+                   for g in pattern.prevention]
+        if len(guards) >= 2 and pattern is not own:
+            break
+    return tuple(guards)
+
+
+def _summary(hypotheses: list[Hypothesis], evidence: Evidence) -> str:
+    if not hypotheses:
+        read = sum(f.lines_read or 0 for f in evidence.files)
+        return f"No failure signature found in {len(evidence.files)} input(s), {read} lines read."
+    top = hypotheses[0]
+    tag = "" if top.grounded else " [no KB]"
+    return f"{top.title} ({top.category}, {top.confidence} confidence){tag}"
+
+
+def build(kb: KnowledgeBase, evidence: Evidence, findings: tuple[Finding, ...],
+          ranked: list[Candidate]) -> Diagnosis:
+    """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched."""
+    hypotheses: list[Hypothesis] = []
+    warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]
+    for index, candidate in enumerate(ranked[:MAX_HYPOTHESES]):
+        runner_up = ranked[index + 1] if index + 1 < len(ranked) else None
+        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence)
+        hypotheses.append(hypothesis)
+        warnings.extend(w for w in fix_warnings if w not in warnings)
+    if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
+        hypotheses.append(fallback)
+    grounded = bool(hypotheses) and hypotheses[0].grounded
+    return Diagnosis(
+        tool=ToolInfo(version=__version__, kb_version=kb.version),
+        grounding="kb" if grounded else "ungrounded",
+        summary=_summary(hypotheses, evidence),
+        setup=evidence.setup,
+        hypotheses=tuple(hypotheses),
+        arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
+        findings=findings,
+        prevention=_prevention(kb, hypotheses[0] if hypotheses else None),
+        warnings=tuple(warnings),
+        inputs=evidence.files,
+    )

@@ -1,0 +1,75 @@
+"""When no pattern matches: classify the failure by its structure, ungrounded.
+
+The final exception's type and message, or an analyzer finding, still say what
+kind of failure this is. Everything here is marked `[no KB]` by the renderers
+and capped at Low confidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Category, Evidence, ExceptionRecord, Finding, Fix, Hypothesis, SourceRef
+
+# First match wins; checked against "Type: message" of the final exception.
+_CATEGORY_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
+    ("oom", re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory")),
+    ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
+    ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
+    ("dependency_conflict", re.compile(
+        r"ImportError|ModuleNotFoundError|undefined symbol|compiled against|(?i:is required|version)")),
+    ("config_error", re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported")),
+    ("crash", re.compile(r".")),
+)
+
+
+def _category(exc: ExceptionRecord) -> Category:
+    text = f"{exc.type}: {exc.message}"
+    return next(category for category, rule in _CATEGORY_RULES if rule.search(text))
+
+
+def _from_exception(exc: ExceptionRecord) -> Hypothesis:
+    frame = exc.user_frame or (exc.frames[-1] if exc.frames else None)
+    where = f" at {frame.file}:{frame.line} in {frame.function}" if frame else ""
+    raiser = next((f.library for f in reversed(exc.frames) if f.library), None)
+    by = f" raised inside {raiser}" if raiser else ""
+    first_line = exc.message.splitlines()[0] if exc.message else ""
+    return Hypothesis(
+        id=f"ungrounded-{_category(exc)}",
+        title=f"{exc.type}{by}",
+        category=_category(exc),
+        root_cause=f"The run stopped on {exc.type}: {first_line[:200]}",
+        mechanism=f"No knowledge-base page matches this message; the failing call is{where or ' unknown'}.",
+        confidence="low",
+        score=0.1,
+        grounded=False,
+        evidence=(SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {first_line}"[:300]),),
+        fixes=(Fix(action=f"Start from the failing call{where}: check the shapes, dtypes, devices "
+                          "and values it receives against what it expects.", cost="minutes"),),
+        discriminator="Re-run the failing step alone with the same inputs and inspect them "
+                      "just before the call.",
+        why_confidence="no knowledge-base page matched; classified from the exception type only",
+    )
+
+
+def _from_finding(finding: Finding) -> Hypothesis:
+    category: Category = finding.category or "crash"
+    return Hypothesis(
+        id=finding.id, title=finding.title, category=category, root_cause=finding.summary,
+        mechanism="An analyzer established this from the logs; no knowledge-base page matched it.",
+        confidence="low", score=0.1, grounded=False, evidence=finding.evidence[:3],
+        values=dict(finding.values),
+        fixes=(Fix(action="Inspect the steps around the evidence lines and rerun from the last "
+                          "good checkpoint with more frequent logging.", cost="hours"),),
+        discriminator="Rerun from the last checkpoint before the event and log every step.",
+        why_confidence="an analyzer finding without a matching knowledge-base page",
+    )
+
+
+def ungrounded(evidence: Evidence, findings: tuple[Finding, ...]) -> Hypothesis | None:
+    """A Low-confidence, `[no KB]` hypothesis from the final exception or a finding."""
+    final = evidence.final_exception
+    if final is not None:
+        return _from_exception(final)
+    categorized = [f for f in findings if f.category is not None]
+    return _from_finding(categorized[0]) if categorized else None

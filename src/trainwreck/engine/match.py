@@ -1,0 +1,140 @@
+"""Match knowledge-base signatures against evidence and analyzer findings.
+
+Each pattern's signatures are tried against the retained log lines and the
+exceptions (rendered `Type: message`), skipping advice and cascade lines unless
+a signature opts in; findings and traceback frames match by id and path. The
+strength of a match is 1 - prod(1 - weight) over the signatures that hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from trainwreck.kb.schema import Pattern, Signature
+from trainwreck.model import Evidence, Finding, Role, Scalar, SourceRef
+
+_QUIET_ROLES: frozenset[Role] = frozenset({"advice", "cascade"})
+
+
+@dataclass(frozen=True)
+class Text:
+    """Something a regex can match: a log line or an exception, with its role."""
+
+    text: str
+    ref: SourceRef
+    role: Role
+
+
+@dataclass(frozen=True)
+class Hit:
+    signature: Signature
+    ref: SourceRef | None
+    values: dict[str, Scalar] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A pattern with the signatures that hit; scoring happens in `rank`."""
+
+    pattern: Pattern
+    hits: tuple[Hit, ...]
+
+    @property
+    def strength(self) -> float:
+        return combine(hit.signature.weight for hit in self.hits)
+
+    @property
+    def values(self) -> dict[str, Scalar]:
+        merged: dict[str, Scalar] = {}
+        for hit in self.hits:
+            for name, value in hit.values.items():
+                merged.setdefault(name, value)
+        return merged
+
+
+def combine(weights: Iterable[float]) -> float:
+    """Independent evidence combined: 1 - prod(1 - w)."""
+    remaining = 1.0
+    for weight in weights:
+        remaining *= 1.0 - weight
+    return 1.0 - remaining
+
+
+@cache
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
+
+
+def texts_of(evidence: Evidence, prefilter: re.Pattern[str] | None) -> list[Text]:
+    """Lines and exceptions a regex signature may match, in evidence order."""
+    texts = [
+        Text(line.text, SourceRef(source=line.source, line=line.line, text=line.text), line.role)
+        for line in evidence.lines
+        if prefilter is None or prefilter.search(line.text)
+    ]
+    for exc in evidence.exceptions:
+        rendered = f"{exc.type}: {exc.message}"
+        first_line = rendered.splitlines()[0] if rendered else rendered
+        texts.append(Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role))
+    return texts
+
+
+def _short_type(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def _hit(sig: Signature, evidence: Evidence, texts: list[Text], findings: tuple[Finding, ...]) -> Hit | None:
+    if sig.regex is not None:
+        regex = _compiled(sig.regex)
+        for item in texts:
+            if item.role in _QUIET_ROLES and not sig.any_role:
+                continue
+            if found := regex.search(item.text):
+                return Hit(sig, item.ref, {k: v for k, v in found.groupdict().items() if v is not None})
+    elif sig.exception is not None:
+        for exc in evidence.exceptions:
+            if exc.role in _QUIET_ROLES and not sig.any_role:
+                continue
+            if sig.exception in (exc.type, _short_type(exc.type)):
+                return Hit(sig, SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {exc.message}"[:300]))
+    elif sig.finding is not None:
+        for finding in findings:
+            if finding.id == sig.finding:
+                return Hit(sig, finding.evidence[0] if finding.evidence else None, dict(finding.values))
+    elif sig.frame is not None:
+        regex = _compiled(sig.frame)
+        for exc in evidence.exceptions:
+            for frame in exc.frames:
+                if regex.search(frame.file):
+                    return Hit(sig, SourceRef(source=exc.source, line=exc.line, text=frame.file))
+    return None
+
+
+def _excluded(pattern: Pattern, texts: list[Text]) -> bool:
+    return any(_compiled(regex).search(item.text) for regex in pattern.excludes for item in texts)
+
+
+def match_pattern(pattern: Pattern, evidence: Evidence, texts: list[Text],
+                  findings: tuple[Finding, ...]) -> Match | None:
+    """The pattern's hits, or None when it is not a candidate."""
+    hits = []
+    for sig in pattern.signatures:
+        hit = _hit(sig, evidence, texts, findings)
+        if hit is None and sig.required:
+            return None
+        if hit is not None:
+            hits.append(hit)
+    if not any(hit.signature.frame is None for hit in hits) or _excluded(pattern, texts):
+        return None
+    return Match(pattern, tuple(hits))
+
+
+def match_all(patterns: Iterable[Pattern], evidence: Evidence, findings: tuple[Finding, ...],
+              prefilter: re.Pattern[str] | None = None) -> list[Match]:
+    """Every pattern that has log or finding evidence behind it."""
+    texts = texts_of(evidence, prefilter)
+    matches = (match_pattern(pattern, evidence, texts, findings) for pattern in patterns)
+    return [m for m in matches if m is not None]

@@ -1,0 +1,1 @@
+"""Turning a pattern's fix recipe into concrete, verified changes for this run."""

@@ -1,0 +1,84 @@
+"""Fill a pattern's fix from the evidence and verify each key against the user's versions.
+
+A change is `verified` when the pattern pins a source showing the key exists and
+the user's installed version (when known) is inside the range that has the key.
+`before` comes from a regex group, or from the user's own config when it sets
+the key. A template that cannot be filled leaves the value unknown (None), never
+a placeholder.
+"""
+
+from __future__ import annotations
+
+import re
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from trainwreck.kb.schema import PatternChange, PatternFix
+from trainwreck.model import Change, Evidence, Fix, Scalar
+
+_TEMPLATE = re.compile(r"\{(\w+)\}")
+Value = Scalar | list[Scalar]
+
+
+def _fill(value: Value, values: dict[str, Scalar]) -> Value:
+    """Substitute "{name}" from values; a whole-string template keeps the value's type."""
+    if not isinstance(value, str) or "{" not in value:
+        return value
+    whole = _TEMPLATE.fullmatch(value)
+    if whole:
+        return values.get(whole.group(1))
+    missing = [name for name in _TEMPLATE.findall(value) if values.get(name) is None]
+    if missing:
+        return None
+    return _TEMPLATE.sub(lambda m: str(values[m.group(1)]), value)
+
+
+def _from_config(path: str, evidence: Evidence) -> Value:
+    """The user's current value of a key, matched on the key's last component."""
+    leaf = path.rsplit(".", 1)[-1].removeprefix("--").replace("-", "_")
+    for config in evidence.configs:
+        for key, value in config.values.items():
+            if key.rsplit(".", 1)[-1].replace("-", "_") == leaf:
+                return value
+    return None
+
+
+def _verified(change: PatternChange, evidence: Evidence) -> tuple[bool, str | None]:
+    if change.key_source is None:
+        return False, None
+    if change.available is None:
+        return True, None
+    version = evidence.installed_version(change.available.package)
+    if version is None:
+        return True, None
+    try:
+        ok = Version(version) in SpecifierSet(change.available.specifier)
+    except (InvalidVersion, InvalidSpecifier):
+        return False, None
+    if ok:
+        return True, None
+    return False, (f"`{change.path}` needs {change.available.package}"
+                   f"{change.available.specifier}; you run {version}")
+
+
+def concrete_fix(fix: PatternFix, values: dict[str, Scalar], evidence: Evidence) -> tuple[Fix, list[str]]:
+    """The fix with values filled in, and a warning per key the user's version lacks."""
+    changes: list[Change] = []
+    warnings: list[str] = []
+    for change in fix.changes:
+        verified, warning = _verified(change, evidence)
+        if warning:
+            warnings.append(warning)
+        before = _fill(change.before, values)
+        changes.append(Change(
+            path=change.path,
+            before=before if before is not None else _from_config(change.path, evidence),
+            after=_fill(change.after, values),
+            default=change.default,
+            verified=verified,
+            reason=change.reason,
+        ))
+    commands = tuple(cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str))
+    return Fix(action=fix.action, changes=tuple(changes), commands=commands, cost=fix.cost,
+               destructive=fix.destructive), warnings

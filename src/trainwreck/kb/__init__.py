@@ -1,0 +1,103 @@
+"""The knowledge base: failure patterns as validated YAML data, packaged with the wheel.
+
+`load()` reads every `patterns/<category>/<id>.yaml` once per process and
+returns a `KnowledgeBase`; `kb.search` and `kb.lint` work on that object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from trainwreck.errors import KnowledgeBaseError
+from trainwreck.kb.schema import Pattern
+
+PATTERNS_DIR = Path(__file__).parent / "patterns"
+
+
+@dataclass(frozen=True, eq=False)
+class KnowledgeBase:
+    """All patterns, by id, plus a content hash that versions the KB.
+
+    Compared and hashed by identity, so caches keyed on it stay cheap.
+    """
+
+    patterns: tuple[Pattern, ...]
+    version: str
+    sources: dict[str, Path]
+
+    def get(self, page_id: str) -> Pattern | None:
+        """The pattern with this id or alias (`kb:` prefix allowed)."""
+        wanted = page_id.removeprefix("kb:")
+        for pattern in self.patterns:
+            if pattern.id == wanted or wanted in pattern.aliases:
+                return pattern
+        return None
+
+    def keep_regex(self, extra: tuple[str, ...] = ()) -> re.Pattern[str]:
+        """One regex matching any line a signature (or an `extra` regex) could match.
+
+        The log reader keeps such lines; the engine uses it as a cheap prefilter.
+        """
+        return _keep_regex(self.version, (*_signature_regexes(self.patterns), *extra))
+
+
+def _signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
+    regexes: list[str] = []
+    for pattern in patterns:
+        regexes.extend(sig.regex for sig in pattern.signatures if sig.regex)
+        regexes.extend(pattern.excludes)
+    return regexes
+
+
+@cache
+def _keep_regex(version: str, regexes: tuple[str, ...]) -> re.Pattern[str]:
+    # Named groups would clash when joined, and back-references would dangle; the
+    # reader only needs a superset ("could this line match"), so widen them.
+    plain = [re.sub(r"\(\?P=\w+\)", ".+?", re.sub(r"\(\?P<\w+>", "(?:", regex)) for regex in regexes]
+    inline_flags = [regex for regex in plain if regex.startswith("(?i)")]
+    cased = [regex for regex in plain if not regex.startswith("(?i)")]
+    parts = [f"(?:{regex})" for regex in cased]
+    parts += [f"(?i:{regex.removeprefix('(?i)')})" for regex in inline_flags]
+    return re.compile("|".join(parts) or r"(?!x)x")
+
+
+def read_pattern(path: Path) -> Pattern:
+    """Load and validate one pattern file, naming the file in any error."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return Pattern.model_validate(data)
+    except (OSError, yaml.YAMLError) as exc:
+        raise KnowledgeBaseError(f"{path}: cannot read: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise KnowledgeBaseError(f"{path}: {where}: {first['msg']}") from exc
+
+
+def load_from(directory: Path) -> KnowledgeBase:
+    """Load every pattern under `directory`; duplicate ids are an error."""
+    patterns: list[Pattern] = []
+    sources: dict[str, Path] = {}
+    digest = hashlib.sha256()
+    for path in sorted(directory.rglob("*.yaml")):
+        pattern = read_pattern(path)
+        for name in (pattern.id, *pattern.aliases):
+            if name in sources:
+                raise KnowledgeBaseError(f"{path}: id {name!r} already used by {sources[name]}")
+            sources[name] = path
+        patterns.append(pattern)
+        digest.update(path.read_bytes())
+    return KnowledgeBase(tuple(patterns), f"{len(patterns)}p-{digest.hexdigest()[:10]}", sources)
+
+
+@cache
+def load() -> KnowledgeBase:
+    """The packaged knowledge base, loaded once per process."""
+    return load_from(PATTERNS_DIR)

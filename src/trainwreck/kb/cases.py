@@ -1,0 +1,58 @@
+"""Real failure cases (tests/cases/<id>/case.yaml): load them and diagnose them.
+
+Shared by `kb lint` (a pattern must rank first on its cases), the test suite
+and the accuracy benchmark, so all three read a case the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from trainwreck.errors import KnowledgeBaseError
+from trainwreck.kb import KnowledgeBase
+from trainwreck.model import Category, Diagnosis
+
+CASE_FILE = "case.yaml"
+_NOT_EVIDENCE = {CASE_FILE, "expected.md", "expected.json", "expected.html"}
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    source: str
+    category: Category
+    top_pattern: str
+    symptoms: str | None
+    inputs: tuple[Path, ...]
+    holdout: bool
+
+
+def load_case(directory: Path) -> Case:
+    """Read a case folder's metadata; its evidence is every other file unless listed."""
+    try:
+        meta = yaml.safe_load((directory / CASE_FILE).read_text(encoding="utf-8"))
+        listed = meta.get("inputs")
+        inputs = (
+            tuple(directory / name for name in listed)
+            if listed
+            else tuple(sorted(p for p in directory.iterdir() if p.name not in _NOT_EVIDENCE))
+        )
+        return Case(directory, meta["source"], meta["category"], meta["top_pattern"],
+                    meta.get("symptoms"), inputs, bool(meta.get("holdout", False)))
+    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
+        raise KnowledgeBaseError(f"{directory}: bad {CASE_FILE}: {exc}") from exc
+
+
+def find_cases(root: Path) -> list[Case]:
+    """Every case under `root`, sorted by folder name."""
+    return [load_case(d) for d in sorted(root.iterdir()) if (d / CASE_FILE).is_file()]
+
+
+def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
+    """Run the real pipeline on the case's evidence and symptoms."""
+    from trainwreck.diagnose import diagnose  # the pipeline imports the KB: import late
+
+    return diagnose([str(p) for p in case.inputs], symptoms=case.symptoms, kb=kb)

@@ -1,0 +1,89 @@
+"""`trainwreck kb lint`: every rule a pattern page must keep.
+
+Schema errors, duplicate ids and bad regexes fail at load. On top of that: a
+citation must be version-pinned, fires examples must match and quiet ones must
+not, prevention guards need a numeric threshold, a fix must not recommend the
+default, and each listed real case must exist and rank the pattern first.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from trainwreck.errors import KnowledgeBaseError
+from trainwreck.kb import KnowledgeBase, load_from
+from trainwreck.kb.cases import diagnose_case, load_case
+from trainwreck.kb.schema import Pattern
+
+MOVING_TARGET = re.compile(
+    r"/(?:blob|tree)/(?:main|master|HEAD)/|/latest/|/stable/|/docs/[\w-]+/main/|/en/main/"
+)
+_DIGIT = re.compile(r"\d")
+
+
+def _regexes(pattern: Pattern) -> list[re.Pattern[str]]:
+    return [re.compile(s.regex) for s in pattern.signatures if s.regex]
+
+
+def _examples(pattern: Pattern) -> list[str]:
+    problems = []
+    regexes = _regexes(pattern)
+    for line in pattern.examples.fires:
+        if regexes and not any(r.search(line) for r in regexes):
+            problems.append(f"fires example matches no signature: {line[:80]!r}")
+    for line in pattern.examples.quiet:
+        if any(r.search(line) for r in regexes):
+            problems.append(f"quiet example matches a signature: {line[:80]!r}")
+    if not pattern.examples.cases and not pattern.examples.fires:
+        problems.append("no examples: give a real case or fires lines")
+    return problems
+
+
+def _page(pattern: Pattern) -> list[str]:
+    problems = [f"citation is a moving target: {c.url}" for c in pattern.citations
+                if MOVING_TARGET.search(c.url)]
+    if len(pattern.prevention) < 2:
+        problems.append("needs at least two prevention guards")
+    problems += [f"prevention threshold has no number: {g.threshold!r}"
+                 for g in pattern.prevention if not _DIGIT.search(g.threshold)]
+    for fix in pattern.fixes:
+        problems += [f"fix recommends the default for {c.path}" for c in fix.changes
+                     if c.after is not None and c.after == c.default]
+    if all(s.frame for s in pattern.signatures):
+        problems.append("frame signatures alone can never match")
+    return problems + _examples(pattern)
+
+
+def _case_problems(pattern: Pattern, kb: KnowledgeBase, root: Path) -> list[str]:
+    problems = []
+    for name in pattern.examples.cases:
+        directory = root / name
+        if not (directory / "case.yaml").is_file():
+            problems.append(f"example case not found: {name}")
+            continue
+        case = load_case(directory)
+        hypotheses = diagnose_case(case, kb).hypotheses
+        top = hypotheses[0].id if hypotheses else None
+        if top != pattern.id:
+            problems.append(f"does not rank first on {name} (top: {top})")
+    return problems
+
+
+def lint(kb_dir: Path, root: Path | None) -> tuple[KnowledgeBase | None, list[str]]:
+    """All problems as 'id: message' lines; `root` is where example case paths resolve."""
+    try:
+        kb = load_from(kb_dir)
+    except KnowledgeBaseError as exc:
+        return None, [str(exc)]
+    problems = []
+    try:
+        kb.keep_regex()
+    except re.error as exc:
+        problems.append(f"(all): signatures do not combine into one regex: {exc}")
+    for pattern in kb.patterns:
+        found = _page(pattern)
+        if root is not None:
+            found += _case_problems(pattern, kb, root)
+        problems += [f"{pattern.id}: {problem}" for problem in found]
+    return kb, problems

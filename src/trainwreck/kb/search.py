@@ -1,0 +1,77 @@
+"""Full-text search over pattern pages (SQLite FTS5, from the standard library).
+
+Used by `trainwreck kb search` and to retrieve patterns from free-text symptoms
+when the logs carry no signature. Built in memory per process: the KB is small.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from functools import cache
+
+from trainwreck.kb import KnowledgeBase
+from trainwreck.kb.schema import Pattern
+
+_WORD = re.compile(r"[A-Za-z0-9_]{2,}")
+# Words that carry no signal in a symptom description.
+_STOPWORDS = frozenset(
+    "the and for with after when then this that from into our are was were has have had not "
+    "but all any can its it's on in of to at by an or is be as my me we us it get got".split()
+)
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    pattern: Pattern
+    score: float  # 0-1, relative to the best hit of this query
+
+
+def _page_text(pattern: Pattern) -> tuple[str, str, str]:
+    """Title+keywords (weighted most), cause text, and everything else."""
+    head = " ".join([pattern.title, pattern.id.replace("-", " "), *pattern.keywords])
+    cause = " ".join([pattern.root_cause, pattern.mechanism, pattern.category])
+    rest = " ".join(
+        [pattern.discriminator, *pattern.frameworks, *(fix.action for fix in pattern.fixes)]
+        + [ex for ex in pattern.examples.fires]
+    )
+    return head, cause, rest
+
+
+@cache
+def _index(kb: KnowledgeBase) -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:", check_same_thread=False)
+    connection.execute(
+        "CREATE VIRTUAL TABLE pages USING fts5(head, cause, rest, tokenize='porter unicode61')"
+    )
+    connection.executemany(
+        "INSERT INTO pages(rowid, head, cause, rest) VALUES (?, ?, ?, ?)",
+        [(row, *_page_text(pattern)) for row, pattern in enumerate(kb.patterns)],
+    )
+    return connection
+
+
+def _fts_query(text: str) -> str:
+    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS]
+    return " OR ".join(f'"{word}"' for word in dict.fromkeys(words))
+
+
+def search(kb: KnowledgeBase, text: str, limit: int = 10) -> list[SearchHit]:
+    """Patterns ranked by BM25 relevance to `text`, best first."""
+    query = _fts_query(text)
+    if not query:
+        return []
+    rows = (
+        _index(kb)
+        .execute(
+            "SELECT rowid, bm25(pages, 5.0, 2.0, 1.0) AS rank FROM pages WHERE pages MATCH ? "
+            "ORDER BY rank, rowid LIMIT ?",
+            (query, limit),
+        )
+        .fetchall()
+    )
+    if not rows:
+        return []
+    best = -rows[0][1] or 1.0
+    return [SearchHit(kb.patterns[rowid], round(max(0.0, -rank) / best, 3)) for rowid, rank in rows]

@@ -1,0 +1,87 @@
+"""Scoring, ordering and confidence calibration on hand-built candidates.
+
+These exercise the engine's rules (DESIGN.md principle 4) directly; the real-case
+suite checks the same rules end to end on real logs.
+"""
+
+from __future__ import annotations
+
+from trainwreck.engine.match import Hit, Match, combine
+from trainwreck.engine.rank import calibrate, order, score_candidate
+from trainwreck.kb.schema import Pattern, Signature
+from trainwreck.model import Evidence, Setup, SourceRef
+
+
+def _pattern(pid: str, *, conditional: bool = False, cost: str = "minutes",
+             affected: list[dict[str, str]] | None = None) -> Pattern:
+    return Pattern.model_validate({
+        "id": pid, "title": pid, "category": "crash", "frameworks": ["pytorch"],
+        "signatures": [{"regex": "boom", "weight": 0.9}],
+        "root_cause": "r", "mechanism": "m", "conditional": conditional,
+        "fixes": [{"action": "a"}], "discriminator": "d", "discriminator_cost": cost,
+        "citations": [{"url": "https://github.com/pytorch/pytorch/issues/1", "detail": "d"}],
+        "affected": affected or [],
+    })
+
+
+def _match(pattern: Pattern, *weights: float) -> Match:
+    ref = SourceRef(source="train.log", line=1, text="boom")
+    hits = tuple(Hit(Signature(regex="boom", weight=w), ref) for w in weights)
+    return Match(pattern, hits)
+
+
+def test_combine_is_noisy_or() -> None:
+    assert combine([0.5, 0.5]) == 0.75
+    assert combine([]) == 0.0
+
+
+def test_symptoms_alone_are_capped_low() -> None:
+    pattern = _pattern("only-words")
+    candidate = score_candidate(pattern, None, 1.0, Evidence())
+    assert candidate is not None and candidate.score <= 0.35
+    assert calibrate(candidate, None)[0] == "low"
+
+
+def test_strong_unconditional_log_evidence_is_high() -> None:
+    pattern = _pattern("strong")
+    candidate = score_candidate(pattern, _match(pattern, 0.9), 0.0, Evidence())
+    assert candidate is not None
+    assert calibrate(candidate, None)[0] == "high"
+
+
+def test_conditional_pattern_is_capped_medium() -> None:
+    pattern = _pattern("conditional", conditional=True)
+    candidate = score_candidate(pattern, _match(pattern, 0.9, 0.9), 0.0, Evidence())
+    assert candidate is not None
+    level, why = calibrate(candidate, None)
+    assert level == "medium" and "depends on something" in why
+
+
+def test_close_runner_up_drops_high_to_medium() -> None:
+    first, second = _pattern("first"), _pattern("second")
+    a = score_candidate(first, _match(first, 0.9), 0.0, Evidence())
+    b = score_candidate(second, _match(second, 0.9), 0.0, Evidence())
+    assert a is not None and b is not None
+    assert calibrate(a, b)[0] == "medium"
+
+
+def test_near_ties_go_to_the_cheaper_check() -> None:
+    cheap, dear = _pattern("zz-cheap", cost="seconds"), _pattern("aa-dear", cost="run")
+    ranked = order([
+        c for c in (score_candidate(dear, _match(dear, 0.9), 0.0, Evidence()),
+                    score_candidate(cheap, _match(cheap, 0.9), 0.0, Evidence()))
+        if c is not None
+    ])
+    assert [c.pattern.id for c in ranked] == ["zz-cheap", "aa-dear"]
+
+
+def test_known_bug_version_in_range_boosts_and_outside_halves() -> None:
+    pattern = _pattern("bug", affected=[{"package": "transformers", "specifier": "<4.46.2"}])
+    inside = Evidence(setup=Setup(frameworks={"transformers": "4.46.0"}))
+    outside = Evidence(setup=Setup(frameworks={"transformers": "4.47.0"}))
+    base = score_candidate(pattern, _match(pattern, 0.6), 0.0, Evidence())
+    boosted = score_candidate(pattern, _match(pattern, 0.6), 0.0, inside)
+    halved = score_candidate(pattern, _match(pattern, 0.6), 0.0, outside)
+    assert base and boosted and halved
+    assert boosted.score > base.score > halved.score
+    assert "affected range" in boosted.version_notes[0]

@@ -1,0 +1,89 @@
+"""`kb lint` catches each kind of broken page; the packaged KB loads cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trainwreck.kb import load
+from trainwreck.kb.lint import lint
+
+GOOD: dict[str, Any] = {
+    "id": "example-pattern",
+    "title": "Example",
+    "category": "crash",
+    "frameworks": ["pytorch"],
+    "signatures": [{"regex": "boom (?P<n>\\d+)", "weight": 0.8}],
+    "root_cause": "r",
+    "mechanism": "m",
+    "fixes": [{"action": "a", "changes": [{"path": "env.X", "after": "1", "default": "0"}]}],
+    "discriminator": "d",
+    "citations": [{"url": "https://github.com/pytorch/pytorch/blob/v2.3.0/README.md", "detail": "d"}],
+    "prevention": [{"guard": "g1", "threshold": "above 2"}, {"guard": "g2", "threshold": "below 5%"}],
+    "examples": {"fires": ["boom 3"], "quiet": ["boom"]},
+}
+
+
+def _lint_one(tmp_path: Path, **changes: Any) -> list[str]:
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump({**GOOD, **changes}))
+    return lint(tmp_path, None)[1]
+
+
+def test_good_pattern_has_no_problems(tmp_path: Path) -> None:
+    assert _lint_one(tmp_path) == []
+
+
+def test_moving_target_citation_is_rejected(tmp_path: Path) -> None:
+    url = "https://github.com/pytorch/pytorch/blob/main/README.md"
+    problems = _lint_one(tmp_path, citations=[{"url": url, "detail": "d"}])
+    assert any("moving target" in p for p in problems)
+
+
+def test_docs_latest_citation_is_rejected(tmp_path: Path) -> None:
+    url = "https://deepspeed.readthedocs.io/en/latest/zero3.html"
+    assert any("moving target" in p for p in _lint_one(tmp_path, citations=[{"url": url, "detail": "d"}]))
+
+
+def test_fires_that_do_not_fire_and_quiet_that_fire(tmp_path: Path) -> None:
+    problems = _lint_one(tmp_path, examples={"fires": ["bang"], "quiet": ["boom 7"]})
+    assert any("fires example" in p for p in problems)
+    assert any("quiet example" in p for p in problems)
+
+
+def test_recommending_the_default_is_not_a_fix(tmp_path: Path) -> None:
+    fixes = [{"action": "a", "changes": [{"path": "env.X", "after": "0", "default": "0"}]}]
+    assert any("recommends the default" in p for p in _lint_one(tmp_path, fixes=fixes))
+
+
+def test_threshold_without_number(tmp_path: Path) -> None:
+    prevention = [{"guard": "g", "threshold": "when high"}, {"guard": "g", "threshold": "3"}]
+    assert any("no number" in p for p in _lint_one(tmp_path, prevention=prevention))
+
+
+def test_bad_regex_and_missing_citation_fail_at_load(tmp_path: Path) -> None:
+    assert "does not compile" in _lint_one(tmp_path, signatures=[{"regex": "(unclosed"}])[0]
+    assert "citations" in _lint_one(tmp_path, citations=[])[0]
+
+
+def test_duplicate_ids_fail(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump(GOOD))
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump(GOOD))
+    assert "already used" in lint(tmp_path, None)[1][0]
+
+
+def test_missing_example_case_is_reported(tmp_path: Path) -> None:
+    kb_dir = tmp_path / "kb"
+    kb_dir.mkdir()
+    (kb_dir / "p.yaml").write_text(
+        yaml.safe_dump({**GOOD, "examples": {"cases": ["tests/cases/nope"], "fires": ["boom 1"]}}))
+    assert any("example case not found" in p for p in lint(kb_dir, tmp_path)[1])
+
+
+def test_packaged_kb_covers_every_category() -> None:
+    kb = load()
+    assert len(kb.patterns) >= 30
+    assert {p.category for p in kb.patterns} == {
+        "oom", "nan_inf", "divergence", "crash", "hang", "slow_throughput",
+        "wrong_output", "dependency_conflict", "config_error"}

@@ -1,0 +1,60 @@
+"""Real-case regression: each case's top hypothesis and category, and its golden renders.
+
+Cases are real logs from public issues (tests/cases/*/case.yaml names the source).
+Run `pytest --update-golden` to rewrite expected.md / expected.json, then review the diff.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from trainwreck.kb.cases import Case, diagnose_case, find_cases
+from trainwreck.report import render
+
+CASES_DIR = Path(__file__).parent / "cases"
+CASES = find_cases(CASES_DIR)
+
+
+def test_there_are_enough_real_cases() -> None:
+    assert len(CASES) >= 25
+    assert len({case.category for case in CASES}) == 9
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_ranks_expected_pattern_first(case: Case) -> None:
+    diagnosis = diagnose_case(case)
+    assert diagnosis.hypotheses, "no hypothesis at all"
+    top = diagnosis.hypotheses[0]
+    assert (top.category, top.id) == (case.category, case.top_pattern)
+    assert top.grounded and top.citations
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_golden_renders(case: Case, update_golden: bool) -> None:
+    diagnosis = diagnose_case(case)
+    for fmt, name in (("markdown", "expected.md"), ("json", "expected.json")):
+        rendered = render(diagnosis, fmt)  # type: ignore[arg-type]
+        golden = case.path / name
+        if update_golden or not golden.exists():
+            golden.write_text(rendered, encoding="utf-8")
+            continue
+        assert rendered == golden.read_text(encoding="utf-8"), f"{name} changed: review and --update-golden"
+
+
+REPRODUCED = [case for case in CASES if (case.path / "repro.py").is_file()]
+
+
+@pytest.mark.parametrize("case", REPRODUCED, ids=lambda case: case.path.name)
+def test_reproduced_case_still_fails_the_same_way(case: Case, tmp_path: Path) -> None:
+    """Rerun the broken script on the CPU and diagnose its fresh output."""
+    pytest.importorskip("torch")
+    result = subprocess.run([sys.executable, str(case.path / "repro.py")], capture_output=True,
+                            text=True, timeout=300, check=False)
+    log = tmp_path / "train.log"
+    log.write_text(result.stdout + result.stderr, encoding="utf-8")
+    fresh = Case(tmp_path, case.source, case.category, case.top_pattern, case.symptoms, (log,), False)
+    assert diagnose_case(fresh).hypotheses[0].id == case.top_pattern

@@ -1,0 +1,105 @@
+"""The CLI as users run it: a real subprocess, real files, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CASES = Path(__file__).parent / "cases"
+
+
+def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run([sys.executable, "-m", "trainwreck", *args], input=stdin,
+                            capture_output=True, cwd=cwd, check=False)
+    return subprocess.CompletedProcess(result.args, result.returncode,
+                                       result.stdout.decode(), result.stderr.decode())
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("trainwreck: error: ")
+
+
+def test_missing_path_is_one_line_exit_2(tmp_path: Path) -> None:
+    result = run("diagnose", str(tmp_path / "nope.log"))
+    assert_one_line_error(result)
+    assert "nope.log" in result.stderr
+
+
+def test_directory_with_nothing_readable_is_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "weights.bin").write_bytes(bytes(range(256)) * 64)
+    assert_one_line_error(run("diagnose", str(tmp_path)))
+
+
+def test_binary_file_is_exit_2(tmp_path: Path) -> None:
+    blob = tmp_path / "model.safetensors"
+    blob.write_bytes(b"\x00\x01\x02\xff" * 4096)
+    assert_one_line_error(run("diagnose", str(blob)))
+
+
+def test_empty_stdin_is_exit_2() -> None:
+    assert_one_line_error(run("diagnose", "-", stdin=b""))
+
+
+def test_unknown_option_is_exit_2() -> None:
+    assert_one_line_error(run("diagnose", "--no-such-flag"))
+
+
+def test_good_file_beside_binary_is_still_diagnosed(tmp_path: Path) -> None:
+    log = next(CASES.glob("*/*.log"))
+    (tmp_path / "train.log").write_bytes(log.read_bytes())
+    (tmp_path / "blob.bin").write_bytes(b"\x00\xff" * 4096)
+    result = run("diagnose", str(tmp_path), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["hypotheses"]
+    assert any("blob.bin" in warning for warning in report["warnings"])
+
+
+def test_piped_traceback_is_diagnosed() -> None:
+    log = next(CASES.glob("*/*.log"))
+    result = run("diagnose", "-", "--format", "json", stdin=log.read_bytes())
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["hypotheses"]
+
+
+def test_html_written_to_file(tmp_path: Path) -> None:
+    log = next(CASES.glob("*/*.log"))
+    out = tmp_path / "report.html"
+    result = run("diagnose", str(log), "--format", "html", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.read_text().lstrip().lower().startswith("<!doctype html>")
+
+
+def test_diagnose_does_not_import_torch() -> None:
+    log = next(CASES.glob("*/*.log"))
+    code = ("import sys; from trainwreck.cli import main\n"
+            "try:\n    main(['diagnose', sys.argv[1], '-f', 'json'])\n"
+            "except SystemExit:\n    pass\n"
+            "assert 'torch' not in sys.modules, 'torch was imported'\n")
+    result = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, check=False)
+    assert result.returncode == 0, result.stderr.decode()
+
+
+@pytest.mark.parametrize("args", [("version",), ("kb", "list"), ("kb", "search", "out of memory"),
+                                  ("--help",), ("diagnose", "--help")])
+def test_commands_succeed(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+
+
+def test_kb_show_unknown_page_is_exit_2() -> None:
+    assert_one_line_error(run("kb", "show", "no-such-page"))
+
+
+def test_kb_lint_passes_on_the_packaged_kb() -> None:
+    result = run("kb", "lint", cwd=Path(__file__).parent.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 problem(s)" in result.stdout
