@@ -28,7 +28,8 @@ _BODY = [
     " 12%|█▏        | 120/1000 [01:02<07:38,  1.92it/s]\n",
     "[2024-05-01 10:00:01,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=120, skipped=0\n",
     "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:460: UserWarning: "
-    "torch.utils.checkpoint: please pass in use_reentrant=True or use_reentrant=False explicitly.\n",
+    "torch.utils.checkpoint: please pass in use_reentrant=True or use_reentrant=False "
+    "explicitly.\n",
     "wandb: Syncing run bright-sun-12\n",
 ]
 _OOM_TAIL = (
@@ -84,14 +85,18 @@ def main() -> None:
         write_log(big, args.scan_mb * 2**20)
         size_mb = big.stat().st_size / 2**20
         scan = median_seconds(trainwreck_command(str(big), "--format", "json"), 1)
-        print(f"trainwreck scan ({size_mb:.0f} MB):      {scan:8.2f} s = {size_mb / scan:7.1f} MB/s")
+        print(
+            f"trainwreck scan ({size_mb:.0f} MB):      {scan:8.2f} s = {size_mb / scan:7.1f} MB/s"
+        )
         grep = shutil.which("grep")
         if grep is None:
             print("grep not found: no ratio")
             return
         signatures = load().keep_regex(analyzers.KEEP).pattern
         grep_time = median_seconds([grep, "-c", "-P", signatures, str(big)], 1)
-        print(f"grep -c -P same signatures:     {grep_time:8.2f} s = {size_mb / grep_time:7.1f} MB/s")
+        print(
+            f"grep -c -P same signatures:     {grep_time:8.2f} s = {size_mb / grep_time:7.1f} MB/s"
+        )
         print(f"scan ratio trainwreck/grep:     {scan / grep_time:8.1f}x  (target <= 5x)")
 
 

@@ -6,8 +6,11 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite expected.md/expected.json beside each real case")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite expected.md/expected.json beside each real case",
+    )
 
 
 @pytest.fixture

@@ -42,7 +42,9 @@ def test_case_golden_renders(case: Case, update_golden: bool) -> None:
         if update_golden or not golden.exists():
             golden.write_text(rendered, encoding="utf-8")
             continue
-        assert rendered == golden.read_text(encoding="utf-8"), f"{name} changed: review and --update-golden"
+        assert rendered == golden.read_text(encoding="utf-8"), (
+            f"{name} changed: review and --update-golden"
+        )
 
 
 REPRODUCED = [case for case in CASES if (case.path / "repro.py").is_file()]
@@ -52,9 +54,16 @@ REPRODUCED = [case for case in CASES if (case.path / "repro.py").is_file()]
 def test_reproduced_case_still_fails_the_same_way(case: Case, tmp_path: Path) -> None:
     """Rerun the broken script on the CPU and diagnose its fresh output."""
     pytest.importorskip("torch")
-    result = subprocess.run([sys.executable, str(case.path / "repro.py")], capture_output=True,
-                            text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [sys.executable, str(case.path / "repro.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     log = tmp_path / "train.log"
     log.write_text(result.stdout + result.stderr, encoding="utf-8")
-    fresh = Case(tmp_path, case.source, case.category, case.top_pattern, case.symptoms, (log,), False)
+    fresh = Case(
+        tmp_path, case.source, case.category, case.top_pattern, case.symptoms, (log,), False
+    )
     assert diagnose_case(fresh).hypotheses[0].id == case.top_pattern

@@ -10,13 +10,23 @@ from pathlib import Path
 import pytest
 
 CASES = Path(__file__).parent / "cases"
+# A real CUDA OOM traceback (pytorch/pytorch#35901); any case log would do.
+OOM_LOG = next((CASES / "pytorch-oom-fragmentation-35901").glob("*.log"))
 
 
-def run(*args: str, stdin: bytes = b"", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "trainwreck", *args], input=stdin,
-                            capture_output=True, cwd=cwd, check=False)
-    return subprocess.CompletedProcess(result.args, result.returncode,
-                                       result.stdout.decode(), result.stderr.decode())
+def run(
+    *args: str, stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "trainwreck", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        check=False,
+    )
+    return subprocess.CompletedProcess(
+        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
+    )
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> None:
@@ -52,7 +62,7 @@ def test_unknown_option_is_exit_2() -> None:
 
 
 def test_good_file_beside_binary_is_still_diagnosed(tmp_path: Path) -> None:
-    log = next(CASES.glob("*/*.log"))
+    log = OOM_LOG
     (tmp_path / "train.log").write_bytes(log.read_bytes())
     (tmp_path / "blob.bin").write_bytes(b"\x00\xff" * 4096)
     result = run("diagnose", str(tmp_path), "--format", "json")
@@ -63,14 +73,14 @@ def test_good_file_beside_binary_is_still_diagnosed(tmp_path: Path) -> None:
 
 
 def test_piped_traceback_is_diagnosed() -> None:
-    log = next(CASES.glob("*/*.log"))
+    log = OOM_LOG
     result = run("diagnose", "-", "--format", "json", stdin=log.read_bytes())
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["hypotheses"]
 
 
 def test_html_written_to_file(tmp_path: Path) -> None:
-    log = next(CASES.glob("*/*.log"))
+    log = OOM_LOG
     out = tmp_path / "report.html"
     result = run("diagnose", str(log), "--format", "html", "-o", str(out))
     assert result.returncode == 0, result.stderr
@@ -78,17 +88,29 @@ def test_html_written_to_file(tmp_path: Path) -> None:
 
 
 def test_diagnose_does_not_import_torch() -> None:
-    log = next(CASES.glob("*/*.log"))
-    code = ("import sys; from trainwreck.cli import main\n"
-            "try:\n    main(['diagnose', sys.argv[1], '-f', 'json'])\n"
-            "except SystemExit:\n    pass\n"
-            "assert 'torch' not in sys.modules, 'torch was imported'\n")
-    result = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, check=False)
+    log = OOM_LOG
+    code = (
+        "import sys; from trainwreck.cli import main\n"
+        "try:\n    main(['diagnose', sys.argv[1], '-f', 'json'])\n"
+        "except SystemExit:\n    pass\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(log)], capture_output=True, check=False
+    )
     assert result.returncode == 0, result.stderr.decode()
 
 
-@pytest.mark.parametrize("args", [("version",), ("kb", "list"), ("kb", "search", "out of memory"),
-                                  ("--help",), ("diagnose", "--help")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("version",),
+        ("kb", "list"),
+        ("kb", "search", "out of memory"),
+        ("--help",),
+        ("diagnose", "--help"),
+    ],
+)
 def test_commands_succeed(args: tuple[str, ...]) -> None:
     result = run(*args)
     assert result.returncode == 0, result.stderr

@@ -71,18 +71,46 @@ def cli() -> None:
 @cli.command()
 @click.argument("paths", nargs=-1)
 @click.option("--symptoms", "-s", help="What you saw, in words (e.g. 'hangs after 2h on 16 GPUs').")
-@click.option("--config", "config_files", multiple=True, metavar="FILE",
-              help="A training/launch config (JSON, YAML, TOML). Repeatable.")
-@click.option("--env", "env_files", multiple=True, metavar="FILE",
-              help="An environment listing: pip freeze/list, conda list, collect_env, nvidia-smi.")
-@click.option("--model-config", "model_config_files", multiple=True, metavar="FILE",
-              help="A Hugging Face model config.json.")
-@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="markdown",
-              show_default=True, help="Report format.")
+@click.option(
+    "--config",
+    "config_files",
+    multiple=True,
+    metavar="FILE",
+    help="A training/launch config (JSON, YAML, TOML). Repeatable.",
+)
+@click.option(
+    "--env",
+    "env_files",
+    multiple=True,
+    metavar="FILE",
+    help="An environment listing: pip freeze/list, conda list, collect_env, nvidia-smi.",
+)
+@click.option(
+    "--model-config",
+    "model_config_files",
+    multiple=True,
+    metavar="FILE",
+    help="A Hugging Face model config.json.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="markdown",
+    show_default=True,
+    help="Report format.",
+)
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of stdout.")
-def diagnose(paths: tuple[str, ...], symptoms: str | None, config_files: tuple[str, ...],
-             env_files: tuple[str, ...], model_config_files: tuple[str, ...], fmt: str,
-             output: str | None) -> None:
+def diagnose(
+    paths: tuple[str, ...],
+    symptoms: str | None,
+    config_files: tuple[str, ...],
+    env_files: tuple[str, ...],
+    model_config_files: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+) -> None:
     """Diagnose a failed run from PATHS: log files, run directories, or - for stdin.
 
     \b
@@ -102,9 +130,14 @@ def diagnose(paths: tuple[str, ...], symptoms: str | None, config_files: tuple[s
     if not (paths or symptoms or config_files or env_files or model_config_files):
         raise UsageError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
     with _spinner("Reading evidence and matching the knowledge base..."):
-        diagnosis = run_diagnosis(paths, symptoms=symptoms, config_files=config_files,
-                                  env_files=env_files, model_config_files=model_config_files,
-                                  stdin=sys.stdin.buffer)
+        diagnosis = run_diagnosis(
+            paths,
+            symptoms=symptoms,
+            config_files=config_files,
+            env_files=env_files,
+            model_config_files=model_config_files,
+            stdin=sys.stdin.buffer,
+        )
     _emit(render(diagnosis, fmt), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
 
 
@@ -115,8 +148,9 @@ def kb() -> None:
 
 @kb.command("list")
 @click.option("--category", "-c", help="Only this category (oom, crash, hang, ...).")
-@click.option("--format", "-f", "fmt", type=click.Choice(("text", "json")), default="text",
-              show_default=True)
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True
+)
 def kb_list(category: str | None, fmt: str) -> None:
     """List every pattern: id, category, frameworks, title."""
     from trainwreck.kb import load
@@ -160,8 +194,13 @@ def kb_search(query: tuple[str, ...], limit: int) -> None:
 
 
 @kb.command("lint")
-@click.option("--root", type=click.Path(file_okay=False), default=".", show_default=True,
-              help="Where example case paths (tests/cases/...) resolve; skipped if absent.")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="Where example case paths (tests/cases/...) resolve; skipped if absent.",
+)
 def kb_lint(root: str) -> None:
     """Check every pattern: schema, pinned citations, examples, real cases rank first."""
     from trainwreck.kb import PATTERNS_DIR
@@ -206,5 +245,8 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         if os.environ.get("TRAINWRECK_DEBUG"):
             raise
-        _fail(f"internal error: {type(exc).__name__}: {exc} (set TRAINWRECK_DEBUG=1 to see the "
-              "traceback, and please report it)", 1)
+        _fail(
+            f"internal error: {type(exc).__name__}: {exc} (set TRAINWRECK_DEBUG=1 to see the "
+            "traceback, and please report it)",
+            1,
+        )

@@ -21,7 +21,9 @@ def _usable(evidence: Evidence) -> bool:
 
 def _nothing_read(evidence: Evidence) -> EvidenceError:
     if not evidence.gaps:
-        return EvidenceError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
+        return EvidenceError(
+            "nothing to diagnose: give a log file, a run directory, '-' or --symptoms"
+        )
     first = evidence.gaps[0]
     more = f" (and {len(evidence.gaps) - 1} more)" if len(evidence.gaps) > 1 else ""
     return EvidenceError(f"nothing to diagnose: {first.source}: {first.reason}{more}")
@@ -44,8 +46,15 @@ def diagnose(
     """
     knowledge = kb or load()
     keep = knowledge.keep_regex(analyzers.KEEP)
-    evidence = collect(paths, symptoms=symptoms, config_files=config_files, env_files=env_files,
-                       model_config_files=model_config_files, stdin=stdin, keep=keep)
+    evidence = collect(
+        paths,
+        symptoms=symptoms,
+        config_files=config_files,
+        env_files=env_files,
+        model_config_files=model_config_files,
+        stdin=stdin,
+        keep=keep,
+    )
     if not _usable(evidence):
         raise _nothing_read(evidence)
     findings = analyzers.run(evidence)

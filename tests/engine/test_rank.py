@@ -12,16 +12,30 @@ from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Setup, SourceRef
 
 
-def _pattern(pid: str, *, conditional: bool = False, cost: str = "minutes",
-             affected: list[dict[str, str]] | None = None) -> Pattern:
-    return Pattern.model_validate({
-        "id": pid, "title": pid, "category": "crash", "frameworks": ["pytorch"],
-        "signatures": [{"regex": "boom", "weight": 0.9}],
-        "root_cause": "r", "mechanism": "m", "conditional": conditional,
-        "fixes": [{"action": "a"}], "discriminator": "d", "discriminator_cost": cost,
-        "citations": [{"url": "https://github.com/pytorch/pytorch/issues/1", "detail": "d"}],
-        "affected": affected or [],
-    })
+def _pattern(
+    pid: str,
+    *,
+    conditional: bool = False,
+    cost: str = "minutes",
+    affected: list[dict[str, str]] | None = None,
+) -> Pattern:
+    return Pattern.model_validate(
+        {
+            "id": pid,
+            "title": pid,
+            "category": "crash",
+            "frameworks": ["pytorch"],
+            "signatures": [{"regex": "boom", "weight": 0.9}],
+            "root_cause": "r",
+            "mechanism": "m",
+            "conditional": conditional,
+            "fixes": [{"action": "a"}],
+            "discriminator": "d",
+            "discriminator_cost": cost,
+            "citations": [{"url": "https://github.com/pytorch/pytorch/issues/1", "detail": "d"}],
+            "affected": affected or [],
+        }
+    )
 
 
 def _match(pattern: Pattern, *weights: float) -> Match:
@@ -67,11 +81,16 @@ def test_close_runner_up_drops_high_to_medium() -> None:
 
 def test_near_ties_go_to_the_cheaper_check() -> None:
     cheap, dear = _pattern("zz-cheap", cost="seconds"), _pattern("aa-dear", cost="run")
-    ranked = order([
-        c for c in (score_candidate(dear, _match(dear, 0.9), 0.0, Evidence()),
-                    score_candidate(cheap, _match(cheap, 0.9), 0.0, Evidence()))
-        if c is not None
-    ])
+    ranked = order(
+        [
+            c
+            for c in (
+                score_candidate(dear, _match(dear, 0.9), 0.0, Evidence()),
+                score_candidate(cheap, _match(cheap, 0.9), 0.0, Evidence()),
+            )
+            if c is not None
+        ]
+    )
     assert [c.pattern.id for c in ranked] == ["zz-cheap", "aa-dear"]
 
 

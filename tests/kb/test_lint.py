@@ -20,8 +20,13 @@ GOOD: dict[str, Any] = {
     "mechanism": "m",
     "fixes": [{"action": "a", "changes": [{"path": "env.X", "after": "1", "default": "0"}]}],
     "discriminator": "d",
-    "citations": [{"url": "https://github.com/pytorch/pytorch/blob/v2.3.0/README.md", "detail": "d"}],
-    "prevention": [{"guard": "g1", "threshold": "above 2"}, {"guard": "g2", "threshold": "below 5%"}],
+    "citations": [
+        {"url": "https://github.com/pytorch/pytorch/blob/v2.3.0/README.md", "detail": "d"}
+    ],
+    "prevention": [
+        {"guard": "g1", "threshold": "above 2"},
+        {"guard": "g2", "threshold": "below 5%"},
+    ],
     "examples": {"fires": ["boom 3"], "quiet": ["boom"]},
 }
 
@@ -43,7 +48,9 @@ def test_moving_target_citation_is_rejected(tmp_path: Path) -> None:
 
 def test_docs_latest_citation_is_rejected(tmp_path: Path) -> None:
     url = "https://deepspeed.readthedocs.io/en/latest/zero3.html"
-    assert any("moving target" in p for p in _lint_one(tmp_path, citations=[{"url": url, "detail": "d"}]))
+    assert any(
+        "moving target" in p for p in _lint_one(tmp_path, citations=[{"url": url, "detail": "d"}])
+    )
 
 
 def test_fires_that_do_not_fire_and_quiet_that_fire(tmp_path: Path) -> None:
@@ -77,7 +84,8 @@ def test_missing_example_case_is_reported(tmp_path: Path) -> None:
     kb_dir = tmp_path / "kb"
     kb_dir.mkdir()
     (kb_dir / "p.yaml").write_text(
-        yaml.safe_dump({**GOOD, "examples": {"cases": ["tests/cases/nope"], "fires": ["boom 1"]}}))
+        yaml.safe_dump({**GOOD, "examples": {"cases": ["tests/cases/nope"], "fires": ["boom 1"]}})
+    )
     assert any("example case not found" in p for p in lint(kb_dir, tmp_path)[1])
 
 
@@ -85,5 +93,13 @@ def test_packaged_kb_covers_every_category() -> None:
     kb = load()
     assert len(kb.patterns) >= 30
     assert {p.category for p in kb.patterns} == {
-        "oom", "nan_inf", "divergence", "crash", "hang", "slow_throughput",
-        "wrong_output", "dependency_conflict", "config_error"}
+        "oom",
+        "nan_inf",
+        "divergence",
+        "crash",
+        "hang",
+        "slow_throughput",
+        "wrong_output",
+        "dependency_conflict",
+        "config_error",
+    }

@@ -67,18 +67,34 @@ def _oom_message(evidence: Evidence) -> SourceRef | None:
 
 def _arithmetic(values: dict[str, int], where: str) -> Arithmetic:
     lines = [
-        ArithmeticLine(label=_LABELS[name], formula="from the OOM message", value=gib(size),
-                       unit="GiB", source=where)
+        ArithmeticLine(
+            label=_LABELS[name],
+            formula="from the OOM message",
+            value=gib(size),
+            unit="GiB",
+            source=where,
+        )
         for name, size in values.items()
         if name != "reserved_total"
     ]
     other = _held_by_others(values)
     if other is not None:
         mine = "this process" if values.get("process") else "reserved by PyTorch"
-        lines.append(ArithmeticLine(label="held by other processes", value=gib(other), unit="GiB",
-                                    formula=f"total - free - {mine}", source="computed"))
-    result = f"requested {gib(values.get('tried', 0))} GiB with {gib(values.get('free', 0))} GiB free"
-    return Arithmetic(title="Where the GPU memory went at the OOM", lines=tuple(lines), result=result)
+        lines.append(
+            ArithmeticLine(
+                label="held by other processes",
+                value=gib(other),
+                unit="GiB",
+                formula=f"total - free - {mine}",
+                source="computed",
+            )
+        )
+    result = (
+        f"requested {gib(values.get('tried', 0))} GiB with {gib(values.get('free', 0))} GiB free"
+    )
+    return Arithmetic(
+        title="Where the GPU memory went at the OOM", lines=tuple(lines), result=result
+    )
 
 
 def _this_process(values: dict[str, int]) -> int | None:
@@ -105,19 +121,37 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     other = _held_by_others(values)
     if total and other is not None and other >= max(2 * 2**30, total // 10):
-        found.append(("cuda.oom.other_process",
-                      f"{gib(other)} GiB of {gib(total)} GiB is held by other processes"))
+        found.append(
+            (
+                "cuda.oom.other_process",
+                f"{gib(other)} GiB of {gib(total)} GiB is held by other processes",
+            )
+        )
     unallocated = values.get("reserved_unallocated")
     others_hold_it = bool(found)
-    if (tried and total and unallocated and not others_hold_it
-            and unallocated >= tried and unallocated >= total // 100):
-        found.append(("cuda.oom.fragmentation",
-                      f"{gib(unallocated)} GiB reserved but unallocated could not serve a "
-                      f"{gib(tried)} GiB request: the cache is fragmented"))
+    if (
+        tried
+        and total
+        and unallocated
+        and not others_hold_it
+        and unallocated >= tried
+        and unallocated >= total // 100
+    ):
+        found.append(
+            (
+                "cuda.oom.fragmentation",
+                f"{gib(unallocated)} GiB reserved but unallocated could not serve a "
+                f"{gib(tried)} GiB request: the cache is fragmented",
+            )
+        )
     in_use = _this_process(values) or 0
     if total and not others_hold_it and in_use >= 0.85 * total:
-        found.append(("cuda.oom.capacity",
-                      f"this process holds {gib(in_use)} of {gib(total)} GiB: the GPU is full"))
+        found.append(
+            (
+                "cuda.oom.capacity",
+                f"this process holds {gib(in_use)} of {gib(total)} GiB: the GPU is full",
+            )
+        )
     return found
 
 
@@ -133,11 +167,26 @@ def analyze(evidence: Evidence) -> list[Finding]:
     gpu = _GPU.search(message.text)
     shown = {name: gib(size) for name, size in values.items()}
     arithmetic = _arithmetic(values, where)
-    findings = [Finding(id="cuda.oom", title="CUDA out of memory", category="oom",
-                        summary=arithmetic.result, evidence=(message,),
-                        values={**shown, "gpu": gpu.group(1) if gpu else None},
-                        arithmetic=arithmetic)]
+    findings = [
+        Finding(
+            id="cuda.oom",
+            title="CUDA out of memory",
+            category="oom",
+            summary=arithmetic.result,
+            evidence=(message,),
+            values={**shown, "gpu": gpu.group(1) if gpu else None},
+            arithmetic=arithmetic,
+        )
+    ]
     for finding_id, summary in _classify(values):
-        findings.append(Finding(id=finding_id, title=summary, category="oom", summary=summary,
-                                evidence=(message,), values=shown))
+        findings.append(
+            Finding(
+                id=finding_id,
+                title=summary,
+                category="oom",
+                summary=summary,
+                evidence=(message,),
+                values=shown,
+            )
+        )
     return findings

@@ -16,7 +16,8 @@ from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, LogL
 _NUMBER = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|NaN|inf|Infinity|-inf)"
 _METRIC = {
     "loss": re.compile(
-        rf"(?i)(?<!\w)(?:lm |train_|train/|train |total_|total )?loss['\"]?\s*[:=]?\s*(?:tensor\()?({_NUMBER})"
+        r"(?i)(?<!\w)(?:lm |train_|train/|train |total_|total )?loss"
+        rf"['\"]?\s*[:=]?\s*(?:tensor\()?({_NUMBER})"
     ),
     "grad_norm": re.compile(rf"grad[_ ]norm['\"]?\s*[:=]\s*(?:tensor\()?({_NUMBER})"),
 }
@@ -55,9 +56,14 @@ def _non_finite(metric: str, points: list[Point]) -> Finding | None:
     before = [p for p in points if p.step < bad.step and math.isfinite(p.value)]
     last = f"; last finite value {before[-1].value:g} at step {before[-1].step}" if before else ""
     summary = f"{metric} became {bad.value} at step {bad.step}{last}"
-    return Finding(id=f"{metric}.non_finite", title=f"{metric} became non-finite",
-                   category="nan_inf", summary=summary, evidence=(_ref(bad),),
-                   values={"step": bad.step, "last_finite": before[-1].value if before else None})
+    return Finding(
+        id=f"{metric}.non_finite",
+        title=f"{metric} became non-finite",
+        category="nan_inf",
+        summary=summary,
+        evidence=(_ref(bad),),
+        values={"step": bad.step, "last_finite": before[-1].value if before else None},
+    )
 
 
 def _diverged(points: list[Point]) -> Finding | None:
@@ -65,24 +71,49 @@ def _diverged(points: list[Point]) -> Finding | None:
     if len(finite) < _MIN_POINTS_FOR_DIVERGENCE:
         return None
     lowest = min(finite, key=lambda p: p.value)
-    tail = sorted(p.value for p in finite[-max(3, len(finite) // 10):])
+    tail = sorted(p.value for p in finite[-max(3, len(finite) // 10) :])
     tail_median = tail[len(tail) // 2]
     if lowest.value <= 0 or tail_median < max(2 * lowest.value, finite[0].value):
         return None
     ratio = tail_median / lowest.value
-    summary = (f"loss fell to {lowest.value:g} at step {lowest.step}, then rose to a median of "
-               f"{tail_median:g} over the last {len(tail)} logged steps ({ratio:.1f}x)")
-    arithmetic = Arithmetic(title="Loss divergence", result=summary, lines=(
-        ArithmeticLine(label="lowest loss", formula="min over logged steps", value=lowest.value,
-                       source=f"{lowest.line.source}:{lowest.line.line}"),
-        ArithmeticLine(label="recent loss", formula=f"median of last {len(tail)} values",
-                       value=tail_median, source=f"{finite[-1].line.source}:{finite[-1].line.line}"),
-        ArithmeticLine(label="rise", formula="recent / lowest", value=round(ratio, 2), unit="x",
-                       source="computed"),
-    ))
-    return Finding(id="loss.diverged", title="Training loss diverged", category="divergence",
-                   summary=summary, evidence=(_ref(lowest), _ref(finite[-1])),
-                   values={"min_step": lowest.step, "ratio": round(ratio, 2)}, arithmetic=arithmetic)
+    summary = (
+        f"loss fell to {lowest.value:g} at step {lowest.step}, then rose to a median of "
+        f"{tail_median:g} over the last {len(tail)} logged steps ({ratio:.1f}x)"
+    )
+    arithmetic = Arithmetic(
+        title="Loss divergence",
+        result=summary,
+        lines=(
+            ArithmeticLine(
+                label="lowest loss",
+                formula="min over logged steps",
+                value=lowest.value,
+                source=f"{lowest.line.source}:{lowest.line.line}",
+            ),
+            ArithmeticLine(
+                label="recent loss",
+                formula=f"median of last {len(tail)} values",
+                value=tail_median,
+                source=f"{finite[-1].line.source}:{finite[-1].line.line}",
+            ),
+            ArithmeticLine(
+                label="rise",
+                formula="recent / lowest",
+                value=round(ratio, 2),
+                unit="x",
+                source="computed",
+            ),
+        ),
+    )
+    return Finding(
+        id="loss.diverged",
+        title="Training loss diverged",
+        category="divergence",
+        summary=summary,
+        evidence=(_ref(lowest), _ref(finite[-1])),
+        values={"min_step": lowest.step, "ratio": round(ratio, 2)},
+        arithmetic=arithmetic,
+    )
 
 
 def analyze(evidence: Evidence) -> list[Finding]:

@@ -34,7 +34,9 @@ def analyze(evidence: Evidence) -> list[Finding]:
     first_line, first = hits[0]
     timeout_ms = int(first["timeout"])
     values: dict[str, str | int | None] = {
-        "optype": first["op"], "seqnum": int(first["seq"]), "timeout_ms": timeout_ms,
+        "optype": first["op"],
+        "seqnum": int(first["seq"]),
+        "timeout_ms": timeout_ms,
         "ranks_reporting": len(seq_by_rank) or None,
     }
     summary = f"{first['op']} (SeqNum {first['seq']}) timed out after {timeout_ms / 60000:g} min"
@@ -45,11 +47,28 @@ def analyze(evidence: Evidence) -> list[Finding]:
         summary += f"; rank(s) {values['lagging_ranks']} stuck at SeqNum {oldest}, others further"
     arithmetic = Arithmetic(
         title="NCCL watchdog timeout",
-        lines=(ArithmeticLine(label="collective timeout", formula="Timeout(ms) / 60000",
-                              value=round(timeout_ms / 60000, 2), unit="min",
-                              source=f"{first_line.source}:{first_line.line}"),),
+        lines=(
+            ArithmeticLine(
+                label="collective timeout",
+                formula="Timeout(ms) / 60000",
+                value=round(timeout_ms / 60000, 2),
+                unit="min",
+                source=f"{first_line.source}:{first_line.line}",
+            ),
+        ),
         result=summary,
     )
-    refs = tuple(SourceRef(source=line.source, line=line.line, text=line.text) for line, _ in hits[:3])
-    return [Finding(id="nccl.timeout", title="NCCL collective timed out", category="hang",
-                    summary=summary, evidence=refs, values=values, arithmetic=arithmetic)]
+    refs = tuple(
+        SourceRef(source=line.source, line=line.line, text=line.text) for line, _ in hits[:3]
+    )
+    return [
+        Finding(
+            id="nccl.timeout",
+            title="NCCL collective timed out",
+            category="hang",
+            summary=summary,
+            evidence=refs,
+            values=values,
+            arithmetic=arithmetic,
+        )
+    ]

@@ -47,8 +47,11 @@ def analyze(evidence: Evidence) -> list[Finding]:
             Finding(
                 id=kind,
                 title=_SIGNALS[kind][2],
-                summary=f"{len(exits)} process exit(s){where}; exit code(s) {', '.join(codes) or '?'}",
-                evidence=tuple(SourceRef(source=e.source, line=e.line, text=e.text) for e in exits[:3]),
+                summary=f"{len(exits)} process exit(s){where}; "
+                f"exit code(s) {', '.join(codes) or '?'}",
+                evidence=tuple(
+                    SourceRef(source=e.source, line=e.line, text=e.text) for e in exits[:3]
+                ),
                 values={"ranks": ",".join(map(str, ranks)) or None, "exits": len(exits)},
             )
         )

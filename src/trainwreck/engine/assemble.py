@@ -24,11 +24,11 @@ MAX_EVIDENCE = 5
 
 
 def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
-    refs: list[SourceRef] = []
+    refs: dict[tuple[str, int | None], SourceRef] = {}
     for hit in candidate.match.hits if candidate.match else ():
-        if hit.ref is not None and hit.ref not in refs:
-            refs.append(hit.ref)
-    return tuple(refs[:MAX_EVIDENCE])
+        if hit.ref is not None:
+            refs.setdefault((hit.ref.source, hit.ref.line), hit.ref)
+    return tuple(refs.values())[:MAX_EVIDENCE]
 
 
 def _values(candidate: Candidate, evidence: Evidence) -> dict[str, Scalar]:
@@ -36,8 +36,9 @@ def _values(candidate: Candidate, evidence: Evidence) -> dict[str, Scalar]:
     return {**setup, **(candidate.match.values if candidate.match else {})}
 
 
-def to_hypothesis(candidate: Candidate, runner_up: Candidate | None,
-                  evidence: Evidence) -> tuple[Hypothesis, list[str]]:
+def to_hypothesis(
+    candidate: Candidate, runner_up: Candidate | None, evidence: Evidence
+) -> tuple[Hypothesis, list[str]]:
     """A KB-grounded hypothesis with concrete fixes; warnings for unavailable keys."""
     pattern = candidate.pattern
     values = _values(candidate, evidence)
@@ -47,14 +48,23 @@ def to_hypothesis(candidate: Candidate, runner_up: Candidate | None,
         fix, fix_warnings = concrete_fix(recipe, values, evidence)
         fixes.append(fix)
         warnings.extend(fix_warnings)
-    citations = tuple(Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail)
-                      for c in pattern.citations)
+    citations = tuple(
+        Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail) for c in pattern.citations
+    )
     hypothesis = Hypothesis(
-        id=pattern.id, title=pattern.title, category=pattern.category,
-        root_cause=pattern.root_cause.strip(), mechanism=" ".join(pattern.mechanism.split()),
-        confidence=confidence, score=min(1.0, candidate.score), evidence=_evidence_refs(candidate),
+        id=pattern.id,
+        title=pattern.title,
+        category=pattern.category,
+        frameworks=pattern.frameworks,
+        root_cause=pattern.root_cause.strip(),
+        mechanism=" ".join(pattern.mechanism.split()),
+        confidence=confidence,
+        score=min(1.0, candidate.score),
+        evidence=_evidence_refs(candidate),
         values={k: v for k, v in (candidate.match.values if candidate.match else {}).items()},
-        citations=citations, fixes=tuple(fixes), discriminator=pattern.discriminator.strip(),
+        citations=citations,
+        fixes=tuple(fixes),
+        discriminator=pattern.discriminator.strip(),
         discriminator_cost=pattern.discriminator_cost,
         why_confidence="; ".join([why, *candidate.version_notes]),
     )
@@ -70,10 +80,12 @@ def _prevention(kb: KnowledgeBase, top: Hypothesis | None) -> tuple[Prevention, 
     sources += [p for p in kb.patterns if p.category == top.category and p is not own]
     guards: list[Prevention] = []
     for pattern in sources:
-        guards += [Prevention(guard=g.guard, threshold=g.threshold, citation=f"kb:{pattern.id}")
-                   for g in pattern.prevention]
-        if len(guards) >= 2 and pattern is not own:
+        if len(guards) >= 2:
             break
+        guards += [
+            Prevention(guard=g.guard, threshold=g.threshold, citation=f"kb:{pattern.id}")
+            for g in pattern.prevention
+        ]
     return tuple(guards)
 
 
@@ -86,8 +98,9 @@ def _summary(hypotheses: list[Hypothesis], evidence: Evidence) -> str:
     return f"{top.title} ({top.category}, {top.confidence} confidence){tag}"
 
 
-def build(kb: KnowledgeBase, evidence: Evidence, findings: tuple[Finding, ...],
-          ranked: list[Candidate]) -> Diagnosis:
+def build(
+    kb: KnowledgeBase, evidence: Evidence, findings: tuple[Finding, ...], ranked: list[Candidate]
+) -> Diagnosis:
     """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched."""
     hypotheses: list[Hypothesis] = []
     warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]

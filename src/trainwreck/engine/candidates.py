@@ -13,13 +13,19 @@ from trainwreck.model import Evidence, Finding
 SYMPTOM_HITS = 10
 
 
-def rank_candidates(kb: KnowledgeBase, evidence: Evidence, findings: tuple[Finding, ...],
-                    prefilter: re.Pattern[str] | None = None) -> list[Candidate]:
+def rank_candidates(
+    kb: KnowledgeBase,
+    evidence: Evidence,
+    findings: tuple[Finding, ...],
+    prefilter: re.Pattern[str] | None = None,
+) -> list[Candidate]:
     """Every supported pattern, scored and ordered best first."""
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings, prefilter)}
     relevance: dict[str, float] = {}
     if evidence.symptoms:
-        relevance = {hit.pattern.id: hit.score for hit in search(kb, evidence.symptoms, SYMPTOM_HITS)}
+        relevance = {
+            hit.pattern.id: hit.score for hit in search(kb, evidence.symptoms, SYMPTOM_HITS)
+        }
     candidates = [
         score_candidate(pattern, matches.get(pattern.id), relevance.get(pattern.id, 0.0), evidence)
         for pattern in kb.patterns

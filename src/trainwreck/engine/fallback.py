@@ -9,16 +9,32 @@ from __future__ import annotations
 
 import re
 
-from trainwreck.model import Category, Evidence, ExceptionRecord, Finding, Fix, Hypothesis, SourceRef
+from trainwreck.model import (
+    Category,
+    Evidence,
+    ExceptionRecord,
+    Finding,
+    Fix,
+    Hypothesis,
+    SourceRef,
+)
 
 # First match wins; checked against "Type: message" of the final exception.
 _CATEGORY_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ("oom", re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory")),
     ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
     ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
-    ("dependency_conflict", re.compile(
-        r"ImportError|ModuleNotFoundError|undefined symbol|compiled against|(?i:is required|version)")),
-    ("config_error", re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported")),
+    (
+        "dependency_conflict",
+        re.compile(
+            r"ImportError|ModuleNotFoundError|undefined symbol|compiled against"
+            r"|(?i:is required|version)"
+        ),
+    ),
+    (
+        "config_error",
+        re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported"),
+    ),
     ("crash", re.compile(r".")),
 )
 
@@ -39,15 +55,23 @@ def _from_exception(exc: ExceptionRecord) -> Hypothesis:
         title=f"{exc.type}{by}",
         category=_category(exc),
         root_cause=f"The run stopped on {exc.type}: {first_line[:200]}",
-        mechanism=f"No knowledge-base page matches this message; the failing call is{where or ' unknown'}.",
+        mechanism="No knowledge-base page matches this message; "
+        f"the failing call is{where or ' unknown'}.",
         confidence="low",
         score=0.1,
         grounded=False,
-        evidence=(SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {first_line}"[:300]),),
-        fixes=(Fix(action=f"Start from the failing call{where}: check the shapes, dtypes, devices "
-                          "and values it receives against what it expects.", cost="minutes"),),
+        evidence=(
+            SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {first_line}"[:300]),
+        ),
+        fixes=(
+            Fix(
+                action=f"Start from the failing call{where}: check the shapes, dtypes, devices "
+                "and values it receives against what it expects.",
+                cost="minutes",
+            ),
+        ),
         discriminator="Re-run the failing step alone with the same inputs and inspect them "
-                      "just before the call.",
+        "just before the call.",
         why_confidence="no knowledge-base page matched; classified from the exception type only",
     )
 
@@ -55,12 +79,23 @@ def _from_exception(exc: ExceptionRecord) -> Hypothesis:
 def _from_finding(finding: Finding) -> Hypothesis:
     category: Category = finding.category or "crash"
     return Hypothesis(
-        id=finding.id, title=finding.title, category=category, root_cause=finding.summary,
+        id=finding.id,
+        title=finding.title,
+        category=category,
+        root_cause=finding.summary,
         mechanism="An analyzer established this from the logs; no knowledge-base page matched it.",
-        confidence="low", score=0.1, grounded=False, evidence=finding.evidence[:3],
+        confidence="low",
+        score=0.1,
+        grounded=False,
+        evidence=finding.evidence[:3],
         values=dict(finding.values),
-        fixes=(Fix(action="Inspect the steps around the evidence lines and rerun from the last "
-                          "good checkpoint with more frequent logging.", cost="hours"),),
+        fixes=(
+            Fix(
+                action="Inspect the steps around the evidence lines and rerun from the last "
+                "good checkpoint with more frequent logging.",
+                cost="hours",
+            ),
+        ),
         discriminator="Rerun from the last checkpoint before the event and log every step.",
         why_confidence="an analyzer finding without a matching knowledge-base page",
     )

@@ -78,7 +78,9 @@ def texts_of(evidence: Evidence, prefilter: re.Pattern[str] | None) -> list[Text
     for exc in evidence.exceptions:
         rendered = f"{exc.type}: {exc.message}"
         first_line = rendered.splitlines()[0] if rendered else rendered
-        texts.append(Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role))
+        texts.append(
+            Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role)
+        )
     return texts
 
 
@@ -86,24 +88,35 @@ def _short_type(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-def _hit(sig: Signature, evidence: Evidence, texts: list[Text], findings: tuple[Finding, ...]) -> Hit | None:
+def _hit(
+    sig: Signature, evidence: Evidence, texts: list[Text], findings: tuple[Finding, ...]
+) -> Hit | None:
     if sig.regex is not None:
         regex = _compiled(sig.regex)
         for item in texts:
             if item.role in _QUIET_ROLES and not sig.any_role:
                 continue
             if found := regex.search(item.text):
-                return Hit(sig, item.ref, {k: v for k, v in found.groupdict().items() if v is not None})
+                return Hit(
+                    sig, item.ref, {k: v for k, v in found.groupdict().items() if v is not None}
+                )
     elif sig.exception is not None:
         for exc in evidence.exceptions:
             if exc.role in _QUIET_ROLES and not sig.any_role:
                 continue
             if sig.exception in (exc.type, _short_type(exc.type)):
-                return Hit(sig, SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {exc.message}"[:300]))
+                return Hit(
+                    sig,
+                    SourceRef(
+                        source=exc.source, line=exc.line, text=f"{exc.type}: {exc.message}"[:300]
+                    ),
+                )
     elif sig.finding is not None:
         for finding in findings:
             if finding.id == sig.finding:
-                return Hit(sig, finding.evidence[0] if finding.evidence else None, dict(finding.values))
+                return Hit(
+                    sig, finding.evidence[0] if finding.evidence else None, dict(finding.values)
+                )
     elif sig.frame is not None:
         regex = _compiled(sig.frame)
         for exc in evidence.exceptions:
@@ -117,8 +130,9 @@ def _excluded(pattern: Pattern, texts: list[Text]) -> bool:
     return any(_compiled(regex).search(item.text) for regex in pattern.excludes for item in texts)
 
 
-def match_pattern(pattern: Pattern, evidence: Evidence, texts: list[Text],
-                  findings: tuple[Finding, ...]) -> Match | None:
+def match_pattern(
+    pattern: Pattern, evidence: Evidence, texts: list[Text], findings: tuple[Finding, ...]
+) -> Match | None:
     """The pattern's hits, or None when it is not a candidate."""
     hits = []
     for sig in pattern.signatures:
@@ -132,8 +146,12 @@ def match_pattern(pattern: Pattern, evidence: Evidence, texts: list[Text],
     return Match(pattern, tuple(hits))
 
 
-def match_all(patterns: Iterable[Pattern], evidence: Evidence, findings: tuple[Finding, ...],
-              prefilter: re.Pattern[str] | None = None) -> list[Match]:
+def match_all(
+    patterns: Iterable[Pattern],
+    evidence: Evidence,
+    findings: tuple[Finding, ...],
+    prefilter: re.Pattern[str] | None = None,
+) -> list[Match]:
     """Every pattern that has log or finding evidence behind it."""
     texts = texts_of(evidence, prefilter)
     matches = (match_pattern(pattern, evidence, texts, findings) for pattern in patterns)

@@ -56,15 +56,20 @@ def _known_bug(pattern: Pattern, evidence: Evidence) -> tuple[float, tuple[str, 
         fixed = f"; fixed in {affected.fixed_in}" if affected.fixed_in else ""
         if inside:
             boost = KNOWN_BUG_BOOST
-            notes.append(f"{affected.package} {version} is in the affected range {affected.specifier}{fixed}")
+            notes.append(
+                f"{affected.package} {version} is in the affected range {affected.specifier}{fixed}"
+            )
         else:
             boost = -1.0 if boost == 0.0 else boost
-            notes.append(f"{affected.package} {version} is outside the affected range {affected.specifier}")
+            notes.append(
+                f"{affected.package} {version} is outside the affected range {affected.specifier}"
+            )
     return boost, tuple(notes)
 
 
-def score_candidate(pattern: Pattern, match: Match | None, relevance: float,
-                    evidence: Evidence) -> Candidate | None:
+def score_candidate(
+    pattern: Pattern, match: Match | None, relevance: float, evidence: Evidence
+) -> Candidate | None:
     """One scored candidate; None when neither logs nor symptoms support it."""
     boost, notes = _known_bug(pattern, evidence)
     if match is not None:
@@ -81,12 +86,15 @@ def score_candidate(pattern: Pattern, match: Match | None, relevance: float,
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
     """Best first; near-ties go to the cheaper discriminating check, then by id."""
-    return sorted(candidates, key=lambda c: (
-        -math.floor(c.score / SCORE_BUCKET),
-        COST_ORDER[c.pattern.discriminator_cost],
-        -c.score,
-        c.pattern.id,
-    ))
+    return sorted(
+        candidates,
+        key=lambda c: (
+            -math.floor(c.score / SCORE_BUCKET),
+            COST_ORDER[c.pattern.discriminator_cost],
+            -c.score,
+            c.pattern.id,
+        ),
+    )
 
 
 def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confidence, str]:
@@ -98,8 +106,10 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
     hits = len(candidate.match.hits)
     close = runner_up is not None and candidate.score - runner_up.score < SCORE_BUCKET
     if candidate.strength >= HIGH_STRENGTH and not candidate.pattern.conditional and not close:
-        return "high", (f"documented failure {page}, {hits} signature(s) matched in your logs, "
-                        "mechanism cited and not conditional on anything unseen")
+        return "high", (
+            f"documented failure {page}, {hits} signature(s) matched in your logs, "
+            "mechanism cited and not conditional on anything unseen"
+        )
     reasons = []
     if candidate.pattern.conditional:
         reasons.append("the mechanism depends on something the logs do not show")

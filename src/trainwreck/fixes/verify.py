@@ -58,11 +58,15 @@ def _verified(change: PatternChange, evidence: Evidence) -> tuple[bool, str | No
         return False, None
     if ok:
         return True, None
-    return False, (f"`{change.path}` needs {change.available.package}"
-                   f"{change.available.specifier}; you run {version}")
+    return False, (
+        f"`{change.path}` needs {change.available.package}"
+        f"{change.available.specifier}; you run {version}"
+    )
 
 
-def concrete_fix(fix: PatternFix, values: dict[str, Scalar], evidence: Evidence) -> tuple[Fix, list[str]]:
+def concrete_fix(
+    fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
+) -> tuple[Fix, list[str]]:
     """The fix with values filled in, and a warning per key the user's version lacks."""
     changes: list[Change] = []
     warnings: list[str] = []
@@ -71,14 +75,23 @@ def concrete_fix(fix: PatternFix, values: dict[str, Scalar], evidence: Evidence)
         if warning:
             warnings.append(warning)
         before = _fill(change.before, values)
-        changes.append(Change(
-            path=change.path,
-            before=before if before is not None else _from_config(change.path, evidence),
-            after=_fill(change.after, values),
-            default=change.default,
-            verified=verified,
-            reason=change.reason,
-        ))
-    commands = tuple(cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str))
-    return Fix(action=fix.action, changes=tuple(changes), commands=commands, cost=fix.cost,
-               destructive=fix.destructive), warnings
+        changes.append(
+            Change(
+                path=change.path,
+                before=before if before is not None else _from_config(change.path, evidence),
+                after=_fill(change.after, values),
+                default=change.default,
+                verified=verified,
+                reason=change.reason,
+            )
+        )
+    commands = tuple(
+        cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
+    )
+    return Fix(
+        action=fix.action,
+        changes=tuple(changes),
+        commands=commands,
+        cost=fix.cost,
+        destructive=fix.destructive,
+    ), warnings

@@ -60,7 +60,9 @@ def _signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
 def _keep_regex(version: str, regexes: tuple[str, ...]) -> re.Pattern[str]:
     # Named groups would clash when joined, and back-references would dangle; the
     # reader only needs a superset ("could this line match"), so widen them.
-    plain = [re.sub(r"\(\?P=\w+\)", ".+?", re.sub(r"\(\?P<\w+>", "(?:", regex)) for regex in regexes]
+    plain = [
+        re.sub(r"\(\?P=\w+\)", ".+?", re.sub(r"\(\?P<\w+>", "(?:", regex)) for regex in regexes
+    ]
     inline_flags = [regex for regex in plain if regex.startswith("(?i)")]
     cased = [regex for regex in plain if not regex.startswith("(?i)")]
     parts = [f"(?:{regex})" for regex in cased]

@@ -40,8 +40,15 @@ def load_case(directory: Path) -> Case:
             if listed
             else tuple(sorted(p for p in directory.iterdir() if p.name not in _NOT_EVIDENCE))
         )
-        return Case(directory, meta["source"], meta["category"], meta["top_pattern"],
-                    meta.get("symptoms"), inputs, bool(meta.get("holdout", False)))
+        return Case(
+            directory,
+            meta["source"],
+            meta["category"],
+            meta["top_pattern"],
+            meta.get("symptoms"),
+            inputs,
+            bool(meta.get("holdout", False)),
+        )
     except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
         raise KnowledgeBaseError(f"{directory}: bad {CASE_FILE}: {exc}") from exc
 

@@ -41,15 +41,24 @@ def _examples(pattern: Pattern) -> list[str]:
 
 
 def _page(pattern: Pattern) -> list[str]:
-    problems = [f"citation is a moving target: {c.url}" for c in pattern.citations
-                if MOVING_TARGET.search(c.url)]
+    problems = [
+        f"citation is a moving target: {c.url}"
+        for c in pattern.citations
+        if MOVING_TARGET.search(c.url)
+    ]
     if len(pattern.prevention) < 2:
         problems.append("needs at least two prevention guards")
-    problems += [f"prevention threshold has no number: {g.threshold!r}"
-                 for g in pattern.prevention if not _DIGIT.search(g.threshold)]
+    problems += [
+        f"prevention threshold has no number: {g.threshold!r}"
+        for g in pattern.prevention
+        if not _DIGIT.search(g.threshold)
+    ]
     for fix in pattern.fixes:
-        problems += [f"fix recommends the default for {c.path}" for c in fix.changes
-                     if c.after is not None and c.after == c.default]
+        problems += [
+            f"fix recommends the default for {c.path}"
+            for c in fix.changes
+            if c.after is not None and c.after == c.default
+        ]
     if all(s.frame for s in pattern.signatures):
         problems.append("frame signatures alone can never match")
     return problems + _examples(pattern)

@@ -12,31 +12,57 @@ def _change_line(path: str, before: object, after: object, reason: str | None) -
 
 def to_markdown(pattern: Pattern) -> str:
     """The whole page: cause, mechanism, fixes, discriminator, sources, examples."""
-    lines = [f"# {pattern.title}", "", f"`kb:{pattern.id}` · {pattern.category} · "
-             + ", ".join(pattern.frameworks), "", f"**Root cause.** {pattern.root_cause.strip()}",
-             "", f"**Mechanism.** {' '.join(pattern.mechanism.split())}", "", "## Fixes", ""]
+    lines = [
+        f"# {pattern.title}",
+        "",
+        f"`kb:{pattern.id}` · {pattern.category} · " + ", ".join(pattern.frameworks),
+        "",
+        f"**Root cause.** {pattern.root_cause.strip()}",
+        "",
+        f"**Mechanism.** {' '.join(pattern.mechanism.split())}",
+        "",
+        "## Fixes",
+        "",
+    ]
     for number, fix in enumerate(pattern.fixes, 1):
         lines.append(f"{number}. {fix.action} (cost: {fix.cost})")
         lines += [_change_line(c.path, c.before, c.after, c.reason) for c in fix.changes]
         lines += [f"  - `{command}`" for command in fix.commands]
-    lines += ["", f"**Discriminator** ({pattern.discriminator_cost}): {pattern.discriminator.strip()}"]
+    lines += [
+        "",
+        f"**Discriminator** ({pattern.discriminator_cost}): {pattern.discriminator.strip()}",
+    ]
     if pattern.affected:
-        lines += ["", "**Affected versions:** " + "; ".join(
-            f"{a.package}{a.specifier}" + (f" (fixed in {a.fixed_in})" if a.fixed_in else "")
-            for a in pattern.affected)]
-    lines += ["", "## Sources", ""] + [f"- [{c.url}]({c.url}): {c.detail.strip()}"
-                                       for c in pattern.citations]
+        lines += [
+            "",
+            "**Affected versions:** "
+            + "; ".join(
+                f"{a.package}{a.specifier}" + (f" (fixed in {a.fixed_in})" if a.fixed_in else "")
+                for a in pattern.affected
+            ),
+        ]
+    lines += ["", "## Sources", ""] + [
+        f"- [{c.url}]({c.url}): {c.detail.strip()}" for c in pattern.citations
+    ]
     if pattern.prevention:
-        lines += ["", "## Prevention", ""] + [f"- {g.guard} (threshold: {g.threshold})"
-                                              for g in pattern.prevention]
+        lines += ["", "## Prevention", ""] + [
+            f"- {g.guard} (threshold: {g.threshold})" for g in pattern.prevention
+        ]
     if pattern.examples.fires or pattern.examples.cases:
-        lines += ["", "## Examples", ""] + [f"- fires on: `{line}`" for line in pattern.examples.fires]
+        lines += ["", "## Examples", ""] + [
+            f"- fires on: `{line}`" for line in pattern.examples.fires
+        ]
         lines += [f"- real case: `{case}`" for case in pattern.examples.cases]
     return "\n".join(lines) + "\n"
 
 
 def summary_row(pattern: Pattern) -> dict[str, object]:
     """What `kb list --format json` prints per pattern."""
-    return {"id": pattern.id, "title": pattern.title, "category": pattern.category,
-            "frameworks": list(pattern.frameworks), "citations": len(pattern.citations),
-            "cases": list(pattern.examples.cases)}
+    return {
+        "id": pattern.id,
+        "title": pattern.title,
+        "category": pattern.category,
+        "frameworks": list(pattern.frameworks),
+        "citations": len(pattern.citations),
+        "cases": list(pattern.examples.cases),
+    }

@@ -17,8 +17,51 @@ from trainwreck.kb.schema import Pattern
 _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
 # Words that carry no signal in a symptom description.
 _STOPWORDS = frozenset(
-    "the and for with after when then this that from into our are was were has have had not "
-    "but all any can its it's on in of to at by an or is be as my me we us it get got".split()
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "after",
+        "when",
+        "then",
+        "this",
+        "that",
+        "from",
+        "into",
+        "our",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "not",
+        "but",
+        "all",
+        "any",
+        "can",
+        "its",
+        "it's",
+        "on",
+        "in",
+        "of",
+        "to",
+        "at",
+        "by",
+        "an",
+        "or",
+        "is",
+        "be",
+        "as",
+        "my",
+        "me",
+        "we",
+        "us",
+        "it",
+        "get",
+        "got",
+    ]
 )
 
 

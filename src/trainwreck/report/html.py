@@ -1,0 +1,232 @@
+"""The HTML report: one self-contained file to attach to a ticket or open on a phone.
+
+Content comes from `sections.build`, the same as the Markdown report. The page
+loads nothing (inline CSS, system fonts, no scripts), and every piece of text
+is redacted and then escaped where it is inserted; the only links are citation
+links, and only to http(s) addresses.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from trainwreck.model import Diagnosis
+from trainwreck.redact import redact
+from trainwreck.report.sections import (
+    NO_KB,
+    NOTHING_MATCHED,
+    Alternative,
+    Claim,
+    FixStep,
+    Primary,
+    Ref,
+    Report,
+    Table,
+    Versions,
+    build,
+)
+from trainwreck.report.values import UNVERIFIED
+
+_CSS = """\
+:root{color-scheme:light dark}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:48rem;margin:0 auto;padding:1rem}
+h2{margin-top:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:.75rem;border-radius:6px;\
+background:rgba(127,127,127,.12)}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse}
+th,td{border:1px solid rgba(127,127,127,.4);padding:.25rem .5rem;text-align:left;\
+vertical-align:top}
+.ref{font-size:.85em;white-space:nowrap}
+.flag{color:#c5221f;font-weight:600}
+footer{margin-top:2rem;font-size:.85em;opacity:.75}"""
+
+
+def to_html(diagnosis: Diagnosis) -> str:
+    """Render a Diagnosis as a standalone HTML page."""
+    report = build(diagnosis)
+    if report.primary is None:
+        body = _nothing_matched(report)
+    else:
+        body = [
+            *_diagnosis(report, report.primary),
+            *_fix(report.primary),
+            *_config(report.primary),
+            *_arithmetic(report.arithmetic),
+            *_alternatives(report.alternatives),
+            *_prevention(report),
+            *_list_section("Warnings", report.warnings),
+        ]
+    return "\n".join(
+        [
+            "<!doctype html>",
+            '<html lang="en">',
+            '<head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>trainwreck: {_text(report.summary)}</title>",
+            f"<style>\n{_CSS}\n</style></head>",
+            "<body><main>",
+            *body,
+            f"<footer>{_text(report.footer)}</footer>",
+            "</main></body></html>",
+            "",
+        ]
+    )
+
+
+def _text(text: str) -> str:
+    """Redact, then escape: a placeholder must show as text, not parse as a tag."""
+    return escape(redact(text))
+
+
+def _code(text: str) -> str:
+    return f"<code>{_text(text)}</code>"
+
+
+def _pre(text: str) -> str:
+    return f"<pre><code>{_text(text)}</code></pre>"
+
+
+def _refs(refs: tuple[Ref, ...]) -> str:
+    tags = [
+        f'<a class="ref" href="{_text(r.url)}" rel="noreferrer">{_text(r.text)}</a>'
+        if r.url
+        else f'<span class="{"ref flag" if r in NO_KB else "ref"}">[{_text(r.text)}]</span>'
+        for r in refs
+    ]
+    return " ".join(tags)
+
+
+def _claim(claim: Claim) -> str:
+    return f"{_text(claim.text)} {_refs(claim.refs)}"
+
+
+def _labelled(label: str, html_value: str) -> str:
+    return f"<p><strong>{_text(label)}:</strong> {html_value}</p>"
+
+
+def _diagnosis(report: Report, primary: Primary) -> list[str]:
+    lines = ["<h2>Diagnosis</h2>", f"<p>{_text(report.summary)}</p>"]
+    lines.append(_labelled("Root cause", _claim(primary.root_cause)))
+    if primary.mechanism is not None:
+        lines.append(_labelled("Mechanism", _claim(primary.mechanism)))
+    lines += [
+        _labelled("Confidence", _text(primary.confidence)),
+        _labelled("Version", _versions(primary.versions)),
+        "<p><strong>Evidence:</strong></p>",
+        "<ul>",
+        *(f"<li>{_code(q.location)} {_code(q.text)}</li>" for q in primary.evidence),
+        "</ul>",
+    ]
+    return lines + _setup(report)
+
+
+def _versions(versions: Versions) -> str:
+    known = ", ".join(f"{_text(name)} {_code(version)}" for name, version in versions.known)
+    if versions.command is None:
+        return known
+    unknown = _text(versions.unknown or "")
+    text = f"{known}; {unknown}" if known else unknown
+    return f"{text}: run {_code(versions.command)}"
+
+
+def _setup(report: Report) -> list[str]:
+    items = (f"<li>{_text(label)}: {_code(value)}</li>" for label, value in report.setup)
+    return ["<p><strong>User setup:</strong></p>", "<ul>", *items, "</ul>"]
+
+
+def _fix(primary: Primary) -> list[str]:
+    lines = ["<h3>Fix</h3>", "<ol>", *(_fix_step(step) for step in primary.fixes), "</ol>"]
+    if primary.verification is not None:
+        lines.append(
+            f"<p><strong>Verify the fix</strong> ({_text(primary.verification.kind)}):</p>"
+        )
+        lines.append(_pre(primary.verification.script))
+    return lines
+
+
+def _fix_step(step: FixStep) -> str:
+    changes = []
+    for change in step.changes:
+        item = f"{_code(change.path)}: {_code(change.before)} → {_code(change.after)}"
+        if change.reason:
+            item += f": {_text(change.reason)}"
+        if not change.verified:
+            item += f' <span class="flag">{_text(UNVERIFIED)}</span>'
+        changes.append(f"<li>{item}</li>")
+    parts = [f"<li>{_claim(step.action)} ({_text(step.cost)})"]
+    if changes:
+        parts.append(f"<ul>{''.join(changes)}</ul>")
+    if step.commands:
+        parts.append(_pre("\n".join(step.commands)))
+    return "".join(parts) + "</li>"
+
+
+def _config(primary: Primary) -> list[str]:
+    if not primary.config:
+        return []
+    body = "\n".join(line for group in primary.config for line in (group.heading, *group.lines))
+    return ["<h3>Consolidated Config</h3>", _pre(body)]
+
+
+def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
+    if not tables:
+        return []
+    lines = ["<h3>Arithmetic</h3>"]
+    header = "<tr><th>Step</th><th>Formula</th><th>Value</th><th>Source</th></tr>"
+    for table in tables:
+        rows = "".join(
+            f"<tr><td>{_text(label)}</td><td>{_code(formula)}</td><td>{_text(value)}</td>"
+            f"<td>{_code(source)}</td></tr>"
+            for label, formula, value, source in table.rows
+        )
+        lines += [
+            f"<h4>{_text(table.title)}</h4>",
+            f'<div class="scroll"><table>{header}{rows}</table></div>',
+            _labelled("Result", _text(table.result)),
+        ]
+    return lines
+
+
+def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
+    if not alternatives:
+        return []
+    items = (
+        f"<li><strong>{_text(alt.title)}</strong> ({_text(alt.confidence)} confidence): "
+        f"{_claim(alt.root_cause)}<br>Check: {_text(alt.check)} "
+        f"(cost: {_text(alt.check_cost)})</li>"
+        for alt in alternatives
+    )
+    return ["<h3>If That Doesn't Work</h3>", "<ol>", *items, "</ol>"]
+
+
+def _prevention(report: Report) -> list[str]:
+    if not report.prevention:
+        return []
+    items = (
+        f"<li>{_text(g.guard)} (threshold: {_text(g.threshold)}) {_refs(g.refs)}</li>"
+        for g in report.prevention
+    )
+    return ["<h3>Prevention</h3>", "<ul>", *items, "</ul>"]
+
+
+def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:
+    if not items:
+        return []
+    return [f"<h3>{_text(heading)}</h3>", "<ul>", *(f"<li>{_text(i)}</li>" for i in items), "</ul>"]
+
+
+def _nothing_matched(report: Report) -> list[str]:
+    """No hypothesis: say so, and show what was read and what could not be."""
+    lines = [
+        "<h2>Diagnosis</h2>",
+        f"<p>{_text(NOTHING_MATCHED)}</p>",
+        f"<p>{_text(report.summary)}</p>",
+        *_setup(report),
+        *_list_section("What Was Read", report.inputs),
+        *_list_section("Findings", report.findings),
+        *_arithmetic(report.arithmetic),
+    ]
+    return lines + _list_section("Warnings", report.warnings)

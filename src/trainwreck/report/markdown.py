@@ -1,0 +1,187 @@
+"""The Markdown report: what a person reads in a terminal, an issue or a PR.
+
+Content comes from `sections.build`; this module only adds markup. Text taken
+from the user's files (log lines, paths, values) is always inside code spans or
+fenced blocks, so it cannot turn into markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Diagnosis
+from trainwreck.redact import redact
+from trainwreck.report.sections import (
+    NOTHING_MATCHED,
+    Alternative,
+    Claim,
+    FixStep,
+    Primary,
+    Ref,
+    Report,
+    Table,
+    Versions,
+    build,
+)
+from trainwreck.report.values import UNVERIFIED
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def to_markdown(diagnosis: Diagnosis) -> str:
+    """Render a Diagnosis as Markdown; secrets are redacted again on the way out."""
+    report = build(diagnosis)
+    if report.primary is None:
+        lines = _nothing_matched(report)
+    else:
+        lines = [
+            *_diagnosis(report, report.primary),
+            *_fix(report.primary),
+            *_config(report.primary),
+            *_arithmetic(report.arithmetic),
+            *_alternatives(report.alternatives),
+            *_prevention(report),
+            *_list_section("### Warnings", report.warnings),
+        ]
+    lines += ["---", f"*{report.footer}*"]
+    return redact("\n".join(lines) + "\n")
+
+
+def code(text: str) -> str:
+    """An inline code span that survives backticks inside `text`."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
+    return f"{fence}{padded}{fence}"
+
+
+def fenced(text: str, language: str = "") -> list[str]:
+    """A fenced block longer than any backtick run inside `text`."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{language}", text, fence]
+
+
+def _refs(refs: tuple[Ref, ...]) -> str:
+    return " ".join(f"[{r.text}]({r.url})" if r.url else f"[{r.text}]" for r in refs)
+
+
+def _claim(claim: Claim) -> str:
+    return f"{claim.text} {_refs(claim.refs)}"
+
+
+def _diagnosis(report: Report, primary: Primary) -> list[str]:
+    lines = ["## Diagnosis", "", report.summary, ""]
+    lines += [f"**Root cause:** {_claim(primary.root_cause)}", ""]
+    if primary.mechanism is not None:
+        lines += [f"**Mechanism:** {_claim(primary.mechanism)}", ""]
+    lines += [f"**Confidence:** {primary.confidence}", ""]
+    lines += [f"**Version:** {_versions(primary.versions)}", "", "**Evidence:**", ""]
+    lines += [f"- {code(q.location)} {code(q.text)}" for q in primary.evidence] or ["- none quoted"]
+    return [*lines, "", *_setup(report), ""]
+
+
+def _versions(versions: Versions) -> str:
+    known = ", ".join(f"{name} {code(version)}" for name, version in versions.known)
+    if versions.command is None:
+        return known
+    text = f"{known}; {versions.unknown}" if known else versions.unknown
+    return f"{text}: run {code(versions.command)}"
+
+
+def _setup(report: Report) -> list[str]:
+    return ["**User setup:**", "", *(f"- {label}: {code(value)}" for label, value in report.setup)]
+
+
+def _fix(primary: Primary) -> list[str]:
+    lines = ["### Fix", ""]
+    for number, step in enumerate(primary.fixes, start=1):
+        lines += _fix_step(number, step)
+    if primary.verification is not None:
+        lines += [f"**Verify the fix** ({primary.verification.kind}):", ""]
+        lines += [*fenced(primary.verification.script), ""]
+    return lines
+
+
+def _fix_step(number: int, step: FixStep) -> list[str]:
+    lines = [f"{number}. {_claim(step.action)} ({step.cost})"]
+    for change in step.changes:
+        line = f"   - {code(change.path)}: {code(change.before)} → {code(change.after)}"
+        if change.reason:
+            line += f": {change.reason}"
+        lines.append(line if change.verified else f"{line} {UNVERIFIED}")
+    if step.commands:
+        lines += ["", *(f"   {line}" for line in fenced("\n".join(step.commands), "bash"))]
+    return [*lines, ""]
+
+
+def _config(primary: Primary) -> list[str]:
+    if not primary.config:
+        return []
+    body = "\n".join(line for group in primary.config for line in (group.heading, *group.lines))
+    return ["### Consolidated Config", "", *fenced(body), ""]
+
+
+def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
+    if not tables:
+        return []
+    lines = ["### Arithmetic", ""]
+    for table in tables:
+        lines += [
+            f"**{table.title}**",
+            "",
+            "| Step | Formula | Value | Source |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {_cell(label)} | {_cell(code(formula))} | {_cell(value)} | {_cell(code(source))} |"
+            for label, formula, value, source in table.rows
+        ]
+        lines += ["", f"**Result:** {table.result}", ""]
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
+    if not alternatives:
+        return []
+    lines = ["### If That Doesn't Work", ""]
+    for number, alt in enumerate(alternatives, start=1):
+        lines += [
+            f"{number}. **{alt.title}** ({alt.confidence} confidence): {_claim(alt.root_cause)}",
+            f"   - Check: {alt.check} (cost: {alt.check_cost})",
+        ]
+    return [*lines, ""]
+
+
+def _prevention(report: Report) -> list[str]:
+    if not report.prevention:
+        return []
+    lines = ["### Prevention", ""]
+    lines += [f"- {g.guard} (threshold: {g.threshold}) {_refs(g.refs)}" for g in report.prevention]
+    return [*lines, ""]
+
+
+def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:
+    return [heading, "", *(f"- {item}" for item in items), ""] if items else []
+
+
+def _nothing_matched(report: Report) -> list[str]:
+    """No hypothesis: say so, and show what was read and what could not be."""
+    lines = [
+        "## Diagnosis",
+        "",
+        NOTHING_MATCHED,
+        "",
+        report.summary,
+        "",
+        *_setup(report),
+        "",
+    ]
+    lines += _list_section("### What Was Read", tuple(code(i) for i in report.inputs))
+    lines += _list_section("### Findings", report.findings)
+    lines += _arithmetic(report.arithmetic)
+    return lines + _list_section("### Warnings", report.warnings)

@@ -1,0 +1,282 @@
+"""The report's content, computed once from a Diagnosis for every text format.
+
+Markdown and HTML differ only in markup: what each section says (which claims,
+which citations, how a value or a GPU is written, which config lines to copy) is
+decided here, so the two renderers cannot drift apart. Every string in a Report
+comes from a redacted copy of the Diagnosis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainwreck.model import (
+    ArithmeticLine,
+    Diagnosis,
+    Fix,
+    Hypothesis,
+    Prevention,
+    Setup,
+    Verification,
+)
+from trainwreck.report.scrub import scrub
+from trainwreck.report.values import (
+    ConfigGroup,
+    consolidated_config,
+    format_number,
+    format_value,
+    missing_frameworks,
+    version_command,
+)
+
+_QUOTE_MAX_CHARS = 600  # a CUDA OOM message is about 400
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A citation tag: `[kb:<id>]`, a linked source (`url` set) or `[no KB]`."""
+
+    text: str
+    url: str | None = None
+
+
+NO_KB = (Ref("no KB"),)
+NOTHING_MATCHED = (
+    "No known failure pattern matched this evidence, so there is no root cause to report."
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class Quote:
+    location: str  # "train.log:1042"
+    text: str
+
+
+@dataclass(frozen=True)
+class Versions:
+    known: tuple[tuple[str, str], ...]
+    unknown: str | None  # "transformers, peft unknown": involved, not in the evidence
+    command: str | None  # prints the unknown versions
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    path: str
+    before: str
+    after: str
+    reason: str | None
+    verified: bool
+
+
+@dataclass(frozen=True)
+class FixStep:
+    action: Claim
+    changes: tuple[ChangeLine, ...]
+    commands: tuple[str, ...]
+    cost: str  # "cost: minutes, destructive"
+
+
+@dataclass(frozen=True)
+class Primary:
+    """The best hypothesis: root cause, confidence, versions, evidence, fixes."""
+
+    root_cause: Claim
+    mechanism: Claim | None
+    confidence: str  # "High (score 0.91): why"
+    versions: Versions
+    evidence: tuple[Quote, ...]
+    fixes: tuple[FixStep, ...]
+    config: tuple[ConfigGroup, ...]
+    verification: Verification | None
+
+
+@dataclass(frozen=True)
+class Alternative:
+    title: str
+    confidence: str
+    root_cause: Claim
+    check: str
+    check_cost: str
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    rows: tuple[tuple[str, str, str, str], ...]  # label, formula, value + unit, source
+    result: str
+
+
+@dataclass(frozen=True)
+class Guard:
+    guard: str
+    threshold: str
+    refs: tuple[Ref, ...]
+
+
+@dataclass(frozen=True)
+class Report:
+    summary: str
+    setup: tuple[tuple[str, str], ...]
+    primary: Primary | None
+    alternatives: tuple[Alternative, ...]
+    arithmetic: tuple[Table, ...]
+    prevention: tuple[Guard, ...]
+    inputs: tuple[str, ...]
+    findings: tuple[str, ...]
+    warnings: tuple[str, ...]
+    footer: str
+
+
+def build(diagnosis: Diagnosis) -> Report:
+    """Everything a text report says, from a redacted copy of `diagnosis`."""
+    d = scrub(diagnosis)
+    hypotheses = d.hypotheses
+    return Report(
+        summary=d.summary,
+        setup=setup_items(d.setup),
+        primary=primary(hypotheses[0], d.setup) if hypotheses else None,
+        alternatives=tuple(alternative(h) for h in hypotheses[1:]),
+        arithmetic=tuple(
+            Table(a.title, tuple(_row(line) for line in a.lines), a.result) for a in d.arithmetic
+        ),
+        prevention=tuple(_guard(p) for p in d.prevention),
+        inputs=tuple(_input_line(f.path, f.kind, f.lines_read) for f in d.inputs),
+        findings=tuple(f"{f.title}: {f.summary}" for f in d.findings),
+        warnings=d.warnings,
+        footer=(
+            f"{d.tool.name} {d.tool.version} · knowledge base {d.tool.kb_version}"
+            f" · grounding: {d.grounding}"
+        ),
+    )
+
+
+def refs(hypothesis: Hypothesis, *, with_urls: bool = True) -> tuple[Ref, ...]:
+    """The tags every claim of a hypothesis carries; `[no KB]` when ungrounded.
+
+    Without `with_urls`, only the KB pages (which hold the URLs), so that a list
+    of fixes does not repeat the same links.
+    """
+    if not hypothesis.grounded or not hypothesis.citations:
+        return NO_KB
+    pages = dict.fromkeys(_kb_tag(c.page) for c in hypothesis.citations if c.page)
+    urls = dict.fromkeys(c.url for c in hypothesis.citations if c.url and _is_web(c.url))
+    if pages and not with_urls:
+        urls.clear()
+    return (*(Ref(page) for page in pages), *(Ref("source", url) for url in urls))
+
+
+def primary(h: Hypothesis, setup: Setup) -> Primary:
+    tags = refs(h)
+    return Primary(
+        root_cause=Claim(h.root_cause, tags),
+        mechanism=Claim(h.mechanism, tags) if h.mechanism else None,
+        confidence=f"{h.confidence.capitalize()} (score {h.score:.2f})"
+        + (f": {h.why_confidence}" if h.why_confidence else ""),
+        versions=versions(h, setup),
+        evidence=tuple(
+            Quote(f"{r.source}:{r.line}" if r.line is not None else r.source, _clip(r.text))
+            for r in h.evidence
+        ),
+        fixes=tuple(_fix_step(f, refs(h, with_urls=False)) for f in h.fixes),
+        config=consolidated_config(change for f in h.fixes for change in f.changes),
+        verification=h.verification,
+    )
+
+
+def _fix_step(fix: Fix, tags: tuple[Ref, ...]) -> FixStep:
+    changes = tuple(
+        ChangeLine(c.path, format_value(c.before), format_value(c.after), c.reason, c.verified)
+        for c in fix.changes
+    )
+    cost = f"cost: {fix.cost}" + (", destructive" if fix.destructive else "")
+    return FixStep(Claim(fix.action, tags), changes, fix.commands, cost)
+
+
+def versions(h: Hypothesis, setup: Setup) -> Versions:
+    """The exact versions known, and a command for the involved ones that are not."""
+    known = dict(sorted(setup.frameworks.items()))
+    if setup.cuda:
+        known["cuda"] = setup.cuda
+    if setup.python:
+        known["python"] = setup.python
+    missing = missing_frameworks(h.frameworks or ("torch",), known)
+    if not missing:
+        return Versions(tuple(known.items()), None, None)
+    return Versions(tuple(known.items()), f"{', '.join(missing)} unknown", version_command(missing))
+
+
+def setup_items(setup: Setup) -> tuple[tuple[str, str], ...]:
+    """The user's setup as the report echoes it; unknowns say so."""
+    gpu_parts = [
+        f"{setup.gpu_count} x" if setup.gpu_count else "",
+        setup.gpu_name or ("GPU" if setup.gpu_memory_gib else ""),
+        f"({format_number(setup.gpu_memory_gib)} GiB)" if setup.gpu_memory_gib else "",
+    ]
+    gpus = setup.gpus or " ".join(part for part in gpu_parts if part) or None
+    batch = setup.batch_size
+    if batch is not None and setup.grad_accum:
+        batch_text: str | None = f"{batch} (gradient accumulation {setup.grad_accum})"
+    else:
+        batch_text = None if batch is None else str(batch)
+    distributed = setup.distributed
+    if distributed and setup.world_size:
+        distributed = f"{distributed}, world size {setup.world_size}"
+    items = (
+        ("Model", setup.model),
+        ("GPUs", gpus),
+        ("Batch size", batch_text),
+        ("Sequence length", None if setup.seq_len is None else str(setup.seq_len)),
+        ("Precision", setup.precision),
+        ("Distributed", distributed),
+    )
+    return tuple((label, value or "unknown") for label, value in items)
+
+
+def alternative(h: Hypothesis) -> Alternative:
+    return Alternative(
+        title=h.title,
+        confidence=h.confidence.capitalize(),
+        root_cause=Claim(h.root_cause, refs(h)),
+        check=h.discriminator or "no discriminating check recorded",
+        check_cost=h.discriminator_cost,
+    )
+
+
+def _guard(prevention: Prevention) -> Guard:
+    source = prevention.citation
+    if _is_web(source):
+        tags: tuple[Ref, ...] = (Ref("source", source),)
+    elif source:
+        tags = (Ref(_kb_tag(source)),)
+    else:
+        tags = NO_KB
+    return Guard(prevention.guard, prevention.threshold, tags)
+
+
+def _row(line: ArithmeticLine) -> tuple[str, str, str, str]:
+    value = format_number(line.value) + (f" {line.unit}" if line.unit else "")
+    return (line.label, line.formula, value, line.source)
+
+
+def _input_line(path: str, kind: str, lines_read: int | None) -> str:
+    return f"{path} ({kind}" + (f", {lines_read:,} lines)" if lines_read is not None else ")")
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= _QUOTE_MAX_CHARS else text[: _QUOTE_MAX_CHARS - 1] + "…"
+
+
+def _kb_tag(page: str) -> str:
+    return page if page.startswith("kb:") else f"kb:{page}"
+
+
+def _is_web(url: str) -> bool:
+    """Only web links become links: a `javascript:` or `file:` URL stays text."""
+    return url.startswith(("https://", "http://"))

@@ -1,0 +1,115 @@
+"""The JSON report is exactly the DESIGN.md contract, checked by its JSON Schema."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib.resources import files
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from report_fixtures import empty_diagnosis, oom_diagnosis, ungrounded_diagnosis
+
+from trainwreck.model import Diagnosis
+from trainwreck.report import to_json
+
+CONTRACT_KEYS = [
+    "schema_version",
+    "tool",
+    "grounding",
+    "summary",
+    "setup",
+    "hypotheses",
+    "arithmetic",
+    "findings",
+    "prevention",
+    "warnings",
+]
+
+
+@pytest.fixture(scope="module")
+def validator() -> Draft202012Validator:
+    schema = json.loads(files("trainwreck.report").joinpath("diagnosis.schema.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("make", [oom_diagnosis, ungrounded_diagnosis, empty_diagnosis])
+def test_output_validates_against_the_schema(validator: Draft202012Validator, make: Any) -> None:
+    errors = [e.message for e in validator.iter_errors(json.loads(to_json(make())))]
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("path", "bad_value"),
+    [
+        (["hypotheses", 0, "confidence"], "very high"),
+        (["hypotheses", 0, "category"], "out_of_memory"),
+        (["hypotheses", 0, "score"], 1.5),
+        (["grounding"], "vibes"),
+        (["schema_version"], 2),
+    ],
+)
+def test_schema_rejects_values_outside_the_contract(
+    validator: Draft202012Validator, path: list[Any], bad_value: object
+) -> None:
+    data = json.loads(to_json(oom_diagnosis()))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = bad_value
+    assert not validator.is_valid(data)
+
+
+@pytest.mark.parametrize("key", ["summary", "setup", "hypotheses", "warnings"])
+def test_schema_requires_contract_keys(validator: Draft202012Validator, key: str) -> None:
+    data = copy.deepcopy(json.loads(to_json(oom_diagnosis())))
+    del data[key]
+    assert not validator.is_valid(data)
+
+
+def test_top_level_keys_follow_the_contract_order() -> None:
+    keys = list(json.loads(to_json(oom_diagnosis())))
+    assert [k for k in keys if k in CONTRACT_KEYS] == CONTRACT_KEYS
+    assert keys[0] == "schema_version"
+
+
+def test_two_space_indent_and_trailing_newline() -> None:
+    text = to_json(oom_diagnosis())
+    assert text.startswith('{\n  "schema_version": 1,\n  "tool": {\n    "name": "trainwreck",')
+    assert text.endswith("}\n")
+
+
+def test_free_form_mappings_are_sorted_so_output_is_stable() -> None:
+    diagnosis = oom_diagnosis()
+    shuffled = dict(reversed(list(diagnosis.setup.frameworks.items())))
+    other = diagnosis.model_copy(
+        update={"setup": diagnosis.setup.model_copy(update={"frameworks": shuffled})}
+    )
+    assert to_json(other) == to_json(diagnosis)
+    frameworks = json.loads(to_json(diagnosis))["setup"]["frameworks"]
+    assert list(frameworks) == ["bitsandbytes", "peft", "torch", "transformers"]
+
+
+def test_round_trips_to_the_same_diagnosis() -> None:
+    diagnosis = oom_diagnosis()
+    assert Diagnosis.model_validate(json.loads(to_json(diagnosis))) == diagnosis
+
+
+def test_contract_fields_carry_the_diagnosis_content() -> None:
+    top = json.loads(to_json(oom_diagnosis()))["hypotheses"][0]
+    assert top["id"] == "cuda-oom-activations"
+    assert top["evidence"][0] == {
+        "source": "train.log",
+        "line": 1184,
+        "text": oom_diagnosis().hypotheses[0].evidence[0].text,
+    }
+    assert top["fixes"][0]["changes"][0] == {
+        "path": "TrainingArguments.gradient_checkpointing",
+        "before": False,
+        "after": True,
+        "default": False,
+        "verified": True,
+        "reason": "recompute activations in backward",
+    }
