@@ -1,0 +1,200 @@
+"""The evidence pipeline: every input -> one Evidence, never raising on bad input.
+
+Each reader handles one kind of input; whatever cannot be read becomes a Gap
+with a one-line reason and the rest is still read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from trainwreck.evidence import configs, environment, files, metrics
+from trainwreck.evidence._text import clean
+from trainwreck.evidence.exits import parse_exits
+from trainwreck.evidence.files import Candidate
+from trainwreck.evidence.lines import to_log_lines
+from trainwreck.evidence.logs import scan_stream
+from trainwreck.evidence.matcher import Matcher, build_matcher
+from trainwreck.evidence.roles import exception_roles, line_roles
+from trainwreck.evidence.setup import build_setup
+from trainwreck.evidence.streams import SafeStream, stdin_stream
+from trainwreck.evidence.tracebacks import parse_exceptions
+from trainwreck.model import (
+    ConfigFile,
+    Evidence,
+    ExceptionRecord,
+    Gap,
+    InputFile,
+    InputKind,
+    LogLine,
+    ProcessExit,
+    Scalar,
+)
+
+STDIN = "-"
+
+
+@dataclass
+class _Collector:
+    """Accumulates what each reader found, in input order."""
+
+    matcher: Matcher
+    files: list[InputFile] = field(default_factory=list)
+    lines: list[LogLine] = field(default_factory=list)
+    exceptions: list[ExceptionRecord] = field(default_factory=list)
+    exits: list[ProcessExit] = field(default_factory=list)
+    configs: list[ConfigFile] = field(default_factory=list)
+    environment: dict[str, str] = field(default_factory=dict)
+    banners: dict[str, str] = field(default_factory=dict)
+    model_config: dict[str, Scalar | list[Scalar]] = field(default_factory=dict)
+    env_texts: list[str] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+
+    def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
+        if isinstance(item, Gap):
+            self.gaps.append(item)
+            return
+        kind = forced or item.kind
+        try:
+            text = None if kind == "log" else files.read_text(item.path, item.compressed)
+        except (OSError, EOFError, ValueError) as error:
+            self.gaps.append(Gap(source=item.path, reason=f"cannot read: {error}"))
+            return
+        if text is None:
+            self.read_log(item)
+        else:
+            self.read_small(item, kind, text)
+
+    def read_log(self, item: Candidate) -> None:
+        try:
+            handle = files.open_binary(item.path, item.compressed)
+        except OSError as error:
+            self.gaps.append(Gap(source=item.path, reason=f"cannot read: {error.strerror}"))
+            return
+        with handle:
+            self.scan(item.path, SafeStream(handle), item.size_bytes, item.compressed)
+
+    def scan(self, source: str, stream: SafeStream, size: int | None, packed: str | None) -> None:
+        """Scan one log stream and parse what it kept."""
+        result = scan_stream(stream, self.matcher)  # type: ignore[arg-type]
+        if stream.error:
+            self.gaps.append(
+                Gap(
+                    source=source,
+                    reason=f"read stopped after {result.bytes_read} bytes: {stream.error}",
+                )
+            )
+        if result.truncated:
+            self.gaps.append(Gap(source=source, reason="too many error lines; later ones skipped"))
+        lines = list(to_log_lines(source, result.lines))
+        self.files.append(
+            InputFile(
+                path=source,
+                kind="log",
+                size_bytes=size,
+                lines_read=result.lines_read,
+                compressed=packed,
+            )
+        )
+        self._absorb_lines(source, lines)
+
+    def _absorb_lines(self, source: str, lines: list[LogLine]) -> None:
+        self.lines.extend(lines)
+        self.exceptions.extend(parse_exceptions(lines))
+        self.exits.extend(parse_exits(lines))
+        for item in lines:
+            for package, version in environment.banner_versions(item.text).items():
+                self.banners.setdefault(package, version)
+        for line_number, command in configs.joined_commands((i.line, i.text) for i in lines):
+            if configs.is_launch_line(command):
+                values = configs.parse_argv(command)
+                if values:
+                    self.configs.append(ConfigFile(source=f"{source}:{line_number}", values=values))
+
+    def read_small(self, item: Candidate, kind: InputKind, text: str) -> None:
+        """Configs, env listings, model configs and metrics: small whole-file reads."""
+        self.files.append(
+            InputFile(
+                path=item.path,
+                kind=kind,
+                size_bytes=item.size_bytes,
+                lines_read=text.count("\n") + 1,
+                compressed=item.compressed,
+            )
+        )
+        if kind == "env":
+            self.env_texts.append(text)
+            for package, version in environment.parse_listing(text).items():
+                self.environment.setdefault(package, version)
+        elif kind in ("config", "model_config"):
+            values = configs.parse_config_text(item.path, text)
+            if values is None:
+                self.gaps.append(
+                    Gap(source=item.path, reason=f"not a valid {kind} (JSON/YAML/TOML)")
+                )
+            elif kind == "config":
+                self.configs.append(ConfigFile(source=item.path, values=values))
+            else:
+                self.model_config.update(values)
+        elif kind == "metrics" and item.path.endswith(".json"):
+            self._absorb_lines(
+                item.path, metrics.trainer_state_lines(item.path, files.load_json(text))
+            )
+
+    def read_stdin(self, stdin: BinaryIO | None) -> None:
+        stream, packed, reason = stdin_stream(stdin)
+        if stream is None:
+            self.gaps.append(Gap(source=STDIN, reason=reason or "cannot read standard input"))
+            return
+        self.scan(STDIN, stream, None, packed)
+
+    def evidence(self, symptoms: str | None) -> Evidence:
+        exceptions = exception_roles(self.exceptions, self.exits)
+        lines = line_roles(self.lines, exceptions, self.exits)
+        environment_all = {**self.banners, **self.environment}
+        setup = build_setup(environment_all, self.configs, self.model_config, lines, self.env_texts)
+        return Evidence(
+            files=tuple(self.files),
+            lines=tuple(lines),
+            exceptions=tuple(exceptions),
+            exits=tuple(self.exits),
+            configs=tuple(self.configs),
+            environment=environment_all,
+            model_config_values=self.model_config,
+            setup=setup,
+            symptoms=clean(symptoms) if symptoms else None,
+            gaps=tuple(self.gaps),
+        )
+
+
+def collect(
+    paths: Sequence[str],
+    *,
+    symptoms: str | None = None,
+    config_files: Sequence[str] = (),
+    env_files: Sequence[str] = (),
+    model_config_files: Sequence[str] = (),
+    stdin: BinaryIO | None = None,
+    keep: re.Pattern[str] | None = None,
+) -> Evidence:
+    """Read every input into Evidence; unreadable inputs become Gaps, never errors."""
+    collector = _Collector(build_matcher(keep))
+    for path in paths:
+        if path == STDIN:
+            collector.read_stdin(stdin)
+            continue
+        for item in files.discover(path):
+            collector.add(item)
+    forced: tuple[tuple[Sequence[str], InputKind], ...] = (
+        (config_files, "config"),
+        (env_files, "env"),
+        (model_config_files, "model_config"),
+    )
+    for group, kind in forced:
+        for path in group:
+            for item in files.discover(path):
+                collector.add(item, forced=kind)
+    return collector.evidence(symptoms)

@@ -1,0 +1,128 @@
+"""Parse configs into flat dotted keys: JSON, YAML, TOML and `--key value` argv.
+
+Flat keys (`zero_optimization.stage`) let analyzers and fixes name one setting
+exactly. Only data loaders are used (`yaml.safe_load`, `json`, `tomllib`):
+nothing the user hands in is executed or unpickled.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+
+import yaml
+
+from trainwreck.evidence._text import clean
+from trainwreck.model import Scalar
+
+Values = dict[str, Scalar | list[Scalar]]
+MAX_KEYS = 5000
+
+
+def _scalar(value: object) -> Scalar:
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return clean(str(value))
+
+
+def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values:
+    """Nested mappings -> {"a.b.c": value}; lists of scalars stay lists."""
+    out = {} if out is None else out
+    if len(out) >= MAX_KEYS:
+        return out
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            flatten(value, f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(data, list):
+        if all(not isinstance(item, Mapping | list) for item in data):
+            out[prefix] = [_scalar(item) for item in data]
+        else:
+            for index, item in enumerate(data):
+                flatten(item, f"{prefix}.{index}", out)
+    elif prefix:
+        out[prefix] = _scalar(data)
+    return out
+
+
+def parse_config_text(name: str, text: str) -> Values | None:
+    """Parse by suffix (trying JSON, then YAML when unknown); None if unparsable."""
+    lower = name.lower().removesuffix(".gz").removesuffix(".xz")
+    try:
+        if lower.endswith(".toml"):
+            data: object = tomllib.loads(text)
+        elif lower.endswith(".json"):
+            data = json.loads(text)
+        else:
+            data = yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError, RecursionError):
+        return None
+    return flatten(data) if isinstance(data, Mapping) else None
+
+
+_LAUNCH = re.compile(
+    r"(?:^|\s)(?:torchrun|accelerate launch|deepspeed|python3?(?: -m [\w.]+)?|vllm serve)\s+\S*"
+)
+
+
+_FLAG = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)")
+
+
+def _coerce(value: str) -> Scalar:
+    lowered = value.lower()
+    if lowered in {"true", "false"}:
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            continue
+    return clean(value)
+
+
+def parse_argv(command: str) -> Values:
+    """`--key value`, `--key=value` and bare `--flag` from a launch command line."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    values: Values = {}
+    for index, word in enumerate(words):
+        if not word.startswith("--") or len(word) < 3:
+            continue
+        key, _, inline = word[2:].partition("=")
+        if inline:
+            values[key] = _coerce(inline)
+        elif index + 1 < len(words) and not words[index + 1].startswith("--"):
+            values[key] = _coerce(words[index + 1])
+        else:
+            values[key] = True
+    return values
+
+
+def joined_commands(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Join shell lines continued with a trailing backslash (consecutive lines only)."""
+    start, previous = 0, -1
+    parts: list[str] = []
+    for number, text in lines:
+        if parts and number != previous + 1:
+            yield start, " ".join(parts)
+            parts = []
+        if not parts:
+            start = number
+        parts.append(text.rstrip().removesuffix("\\").strip())
+        previous = number
+        if not text.rstrip().endswith("\\"):
+            yield start, " ".join(parts)
+            parts = []
+    if parts:
+        yield start, " ".join(parts)
+
+
+def is_launch_line(text: str) -> bool:
+    """A command line that started the run and carries its arguments."""
+    if len(text) > 4000 or "--" not in text:
+        return False
+    return bool(_LAUNCH.search(text)) or len(_FLAG.findall(text)) >= 3

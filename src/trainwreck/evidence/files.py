@@ -1,0 +1,193 @@
+"""Find, open and sniff input files: which role each plays, and what cannot be read.
+
+Compressed logs (gzip, xz) are opened transparently by magic bytes, whatever
+their name. A binary file is a Gap, not a log: feeding it to the log scanner
+would only produce noise.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from trainwreck.model import Gap, InputKind
+
+SNIFF_BYTES = 8192
+MAX_NON_LOG_BYTES = 32 * 1024 * 1024  # configs, listings, metrics: never this big
+SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules", ".ipynb_checkpoints"})
+_MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz"}
+_TEXT_CONTROL = frozenset({7, 8, 9, 10, 12, 13, 27})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file found under the user's paths, with the role it will be read as."""
+
+    path: str
+    kind: InputKind
+    size_bytes: int | None
+    compressed: str | None
+
+
+def compression(path: str) -> str | None:
+    """'gzip' or 'xz' by magic bytes (falling back to the suffix), else None."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(6)
+    except OSError:
+        return None
+    for magic, name in _MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def open_binary(path: str, compressed: str | None) -> BinaryIO:
+    """Open a file for reading bytes, decompressing on the fly."""
+    if compressed == "gzip":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    if compressed == "xz":
+        return lzma.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
+def looks_binary(head: bytes) -> bool:
+    """NUL bytes, or many control bytes, in the first 8 KiB mean not a text log."""
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    control = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROL)
+    return control / len(head) > 0.1
+
+
+def _strip_compression_suffix(name: str) -> str:
+    for suffix in (".gz", ".xz"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def kind_by_name(path: str, head: str) -> InputKind:
+    """The role of a file from its name and its first few KiB of text."""
+    name = _strip_compression_suffix(os.path.basename(path).lower())
+    if name == "trainer_state.json" or name.endswith(".jsonl") or name in {"metrics.csv"}:
+        return "metrics"
+    if name.endswith(".json"):
+        return _json_kind(name, head)
+    if name.endswith((".yaml", ".yml", ".toml", ".cfg", ".ini")):
+        return "config"
+    if name.startswith(("requirements", "env", "pip_", "pip-", "conda", "collect_env")) or (
+        "nvidia-smi" in name or "nvidia_smi" in name
+    ):
+        return "env" if name.endswith((".txt", ".log", ".out")) or "." not in name else "log"
+    return _text_kind(head)
+
+
+def _json_kind(name: str, head: str) -> InputKind:
+    if name.startswith(("ds_config", "deepspeed", "training_args", "accelerate", "fsdp")):
+        return "config"
+    if '"model_type"' in head or '"architectures"' in head:
+        return "model_config"
+    if '"log_history"' in head:
+        return "metrics"
+    return "config"
+
+
+def _text_kind(head: str) -> InputKind:
+    """Sniff an environment listing by its content, whatever its name."""
+    first = head[:2000]
+    markers = (
+        "Package    ",
+        "Package  ",
+        "# packages in environment",
+        "PyTorch version:",
+        "NVIDIA-SMI ",
+        "Collecting environment information",
+    )
+    if any(marker in first for marker in markers):
+        return "env"
+    lines = [line for line in first.splitlines()[:20] if line.strip()]
+    if lines and sum("==" in line and " " not in line.strip() for line in lines) > len(lines) * 0.8:
+        return "env"
+    return "log"
+
+
+def walk(path: str) -> Iterator[str]:
+    """Files under a directory in sorted order, skipping VCS and cache folders."""
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for name in sorted(files):
+            yield os.path.join(root, name)
+
+
+def sniff(path: str) -> Candidate | Gap:
+    """Decide how to read one file, or why it cannot be read."""
+    try:
+        size = os.path.getsize(path)
+        packed = compression(path)
+        with open_binary(path, packed) as handle:
+            head = _read_head(handle)
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        return Gap(source=path, reason=f"cannot read: {_reason(error)}")
+    if not head:
+        return Gap(source=path, reason="empty file")
+    if looks_binary(head):
+        return Gap(source=path, reason="binary file, not a log")
+    kind = kind_by_name(path, head.decode("utf-8", "replace"))
+    if kind != "log" and size > MAX_NON_LOG_BYTES and packed is None:
+        return Gap(source=path, reason=f"{kind} file too large to read ({size} bytes)")
+    return Candidate(path=path, kind=kind, size_bytes=size, compressed=packed)
+
+
+def _read_head(handle: BinaryIO) -> bytes:
+    """Up to SNIFF_BYTES; a corrupt compressed stream still yields what came before."""
+    pieces: list[bytes] = []
+    for _ in range(SNIFF_BYTES // 1024):
+        try:
+            piece = handle.read(1024)
+        except (EOFError, lzma.LZMAError, OSError):
+            if pieces:
+                break
+            raise
+        if not piece:
+            break
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__
+
+
+def discover(path: str) -> list[Candidate | Gap]:
+    """All readable inputs under one user-given path, or a Gap saying why not."""
+    target = Path(path)
+    if not target.exists():
+        return [Gap(source=path, reason="no such file or directory")]
+    if target.is_dir():
+        return [sniff(file) for file in walk(path)]
+    return [sniff(path)]
+
+
+def read_text(path: str, compressed: str | None, limit: int = MAX_NON_LOG_BYTES) -> str:
+    """Read a small (non-log) file as text; invalid UTF-8 is replaced."""
+    with open_binary(path, compressed) as handle:
+        return handle.read(limit).decode("utf-8", "replace")
+
+
+def load_json(text: str) -> object:
+    """json.loads that returns None instead of raising on bad input."""
+    try:
+        result: object = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return result
