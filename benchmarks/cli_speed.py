@@ -54,12 +54,16 @@ def write_log(path: Path, size_bytes: int) -> None:
         out.write(_OOM_TAIL.encode())
 
 
-def median_seconds(command: list[str], repeat: int) -> float:
+def median_seconds(command: list[str], repeat: int, ok: tuple[int, ...] = (0,)) -> float:
+    """Median wall time; a run that fails would time the failure, so it stops the benchmark."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                check=False)
         times.append(time.perf_counter() - start)
+        if result.returncode not in ok:
+            sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr.decode()[:300]}")
     return statistics.median(times)
 
 
@@ -93,7 +97,7 @@ def main() -> None:
             print("grep not found: no ratio")
             return
         signatures = load().keep_regex(analyzers.KEEP).pattern
-        grep_time = median_seconds([grep, "-c", "-P", signatures, str(big)], 1)
+        grep_time = median_seconds([grep, "-c", "-P", signatures, str(big)], 1, ok=(0, 1))
         print(
             f"grep -c -P same signatures:     {grep_time:8.2f} s = {size_mb / grep_time:7.1f} MB/s"
         )

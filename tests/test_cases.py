@@ -6,11 +6,14 @@ Run `pytest --update-golden` to rewrite expected.md / expected.json, then review
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from trainwreck.kb.cases import Case, diagnose_case, find_cases
 from trainwreck.report import render
@@ -31,6 +34,16 @@ def test_case_ranks_expected_pattern_first(case: Case) -> None:
     top = diagnosis.hypotheses[0]
     assert (top.category, top.id) == (case.category, case.top_pattern)
     assert top.grounded and top.citations
+
+
+SCHEMA = json.loads(files("trainwreck.report").joinpath("diagnosis.schema.json").read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_json_follows_the_contract(case: Case) -> None:
+    report = json.loads(render(diagnose_case(case), "json"))
+    errors = sorted(Draft202012Validator(SCHEMA).iter_errors(report), key=str)
+    assert not errors, errors[0].message
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)

@@ -58,5 +58,5 @@ def diagnose(
     if not _usable(evidence):
         raise _nothing_read(evidence)
     findings = analyzers.run(evidence)
-    ranked = rank_candidates(knowledge, evidence, findings, prefilter=keep)
+    ranked = rank_candidates(knowledge, evidence, findings)
     return build(knowledge, evidence, findings, ranked)

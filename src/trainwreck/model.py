@@ -8,7 +8,7 @@ fields freely, never rename them.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,17 +23,7 @@ Category = Literal[
     "dependency_conflict",
     "config_error",
 ]
-CATEGORIES: tuple[Category, ...] = (
-    "oom",
-    "nan_inf",
-    "divergence",
-    "crash",
-    "hang",
-    "slow_throughput",
-    "wrong_output",
-    "dependency_conflict",
-    "config_error",
-)
+CATEGORIES: tuple[Category, ...] = get_args(Category)
 Confidence = Literal["high", "medium", "low"]
 Grounding = Literal["kb", "web", "ungrounded"]
 # What a matched line is to the failure: a root candidate, a knock-on effect of

@@ -33,9 +33,15 @@ class Point:
     line: LogLine
 
 
+# A cheap substring test before each regex: most retained lines hold neither.
+_WORD = {"loss": "loss", "grad_norm": "norm"}
+
+
 def _series(lines: tuple[LogLine, ...], metric: str) -> list[Point]:
     points: list[Point] = []
     for line in lines:
+        if _WORD[metric] not in line.text.lower():
+            continue
         match = _METRIC[metric].search(line.text)
         if not match:
             continue
@@ -118,11 +124,8 @@ def _diverged(points: list[Point]) -> Finding | None:
 
 def analyze(evidence: Evidence) -> list[Finding]:
     """Non-finite loss/grad-norm and a sustained loss rise."""
-    findings: list[Finding] = []
-    for metric in _METRIC:
-        points = _series(evidence.lines, metric)
-        if (finding := _non_finite(metric, points)) is not None:
-            findings.append(finding)
-    if (finding := _diverged(_series(evidence.lines, "loss"))) is not None:
+    series = {metric: _series(evidence.lines, metric) for metric in _METRIC}
+    findings = [f for metric, points in series.items() if (f := _non_finite(metric, points))]
+    if (finding := _diverged(series["loss"])) is not None:
         findings.append(finding)
     return findings

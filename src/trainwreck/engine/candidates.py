@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from trainwreck.engine.match import match_all
 from trainwreck.engine.rank import Candidate, order, score_candidate
 from trainwreck.kb import KnowledgeBase
@@ -17,10 +15,9 @@ def rank_candidates(
     kb: KnowledgeBase,
     evidence: Evidence,
     findings: tuple[Finding, ...],
-    prefilter: re.Pattern[str] | None = None,
 ) -> list[Candidate]:
     """Every supported pattern, scored and ordered best first."""
-    matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings, prefilter)}
+    matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
     relevance: dict[str, float] = {}
     if evidence.symptoms:
         relevance = {
