@@ -2,9 +2,10 @@
 
 Runs `trainwreck diagnose --format json` (with the case's symptoms) on every case
 under tests/cases/ and prints category@1, root-cause@1 and root-cause@3 by
-category and overall, with the held-out cases reported separately.
+category and overall, with the held-out cases reported separately; then the
+symptoms-only queries of tests/symptoms/ (no logs), scored as top-3 retrieval.
 
-Usage: python benchmarks/accuracy.py [--cases tests/cases] [--misses]
+Usage: python benchmarks/accuracy.py [--misses]
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainwreck.kb.cases import Case, find_cases
+from trainwreck.kb.cases import Case, find_cases, load_symptom_queries
+
+TESTS = Path(__file__).parent.parent / "tests"
 
 
 @dataclass(frozen=True)
@@ -71,19 +74,53 @@ def report(outcomes: list[Outcome], show_misses: bool) -> str:
     lines.append(_row("held out", [o for o in outcomes if o.case.holdout]))
     lines.append(_row("tuned on", [o for o in outcomes if not o.case.holdout]))
     if show_misses:
-        lines += [f"miss: {o.case.path.name}: want {o.case.top_pattern}, got {list(o.ranked[:3])}"
-                  for o in outcomes if not o.cause_at(1)]
+        lines += [
+            f"miss: {o.case.path.name}: want {o.case.top_pattern}, got {list(o.ranked[:3])}"
+            for o in outcomes
+            if not o.cause_at(1)
+        ]
     return "\n".join(lines)
+
+
+def symptoms_top3(query: str, expected: str) -> bool:
+    """One CLI run with --symptoms only: is the expected page in the top 3?"""
+    command = [
+        sys.executable,
+        "-m",
+        "trainwreck",
+        "diagnose",
+        "--format",
+        "json",
+        "--symptoms",
+        query,
+    ]
+    result = subprocess.run(
+        command, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
+    )
+    if result.returncode != 0:
+        return False
+    return expected in [h["id"] for h in json.loads(result.stdout)["hypotheses"][:3]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=Path, default=Path(__file__).parent.parent / "tests/cases")
     parser.add_argument("--misses", action="store_true", help="list the cases ranked wrong")
     args = parser.parse_args()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outcomes = list(pool.map(run_case, find_cases(args.cases)))
+        outcomes = list(pool.map(run_case, find_cases(TESTS / "cases")))
+        queries = load_symptom_queries(TESTS / "symptoms")
+        found = list(pool.map(lambda q: symptoms_top3(*q), queries))
     print(report(outcomes, args.misses))
+    share = 100 * sum(found) / len(found) if found else 0.0
+    print(f"symptoms-only queries: {sum(found)}/{len(found)} in top 3 ({share:.1f}%)")
+    if args.misses:
+        print(
+            "\n".join(
+                f"symptoms miss: {q!r} -> want {e}"
+                for (q, e), hit in zip(queries, found, strict=True)
+                if not hit
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -58,6 +58,18 @@ def find_cases(root: Path) -> list[Case]:
     return [load_case(d) for d in sorted(root.iterdir()) if (d / CASE_FILE).is_file()]
 
 
+def load_symptom_queries(directory: Path) -> list[tuple[str, str]]:
+    """(query, expected page id) pairs from every tests/symptoms/*.yaml file."""
+    queries: list[tuple[str, str]] = []
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            queries += [(str(entry["query"]), str(entry["expected"])) for entry in entries]
+        except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+            raise KnowledgeBaseError(f"{path}: bad symptoms file: {exc}") from exc
+    return queries
+
+
 def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
     """Run the real pipeline on the case's evidence and symptoms."""
     from trainwreck.diagnose import diagnose  # the pipeline imports the KB: import late
