@@ -59,8 +59,9 @@ def median_seconds(command: list[str], repeat: int, ok: tuple[int, ...] = (0,)) 
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                check=False)
+        result = subprocess.run(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+        )
         times.append(time.perf_counter() - start)
         if result.returncode not in ok:
             sys.exit(f"{command[0]} failed ({result.returncode}): {result.stderr.decode()[:300]}")
