@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
+from trainwreck.evidence.literals import required_set
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Finding, Role, Scalar, SourceRef
 
@@ -69,37 +70,82 @@ def _compiled(regex: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(regex, flags)
 
 
-class Corpus:
-    """The texts a regex signature may match, joined once for fast searching.
+@cache
+def _literals(regex: str) -> frozenset[str] | None:
+    """Lowercase literals of which any match holds one (None: no such set)."""
+    found = required_set(regex, 0)
+    return frozenset(found) if found is not None else None
 
-    Each signature regex scans the joined text in one C-level pass instead of
-    one Python call per line; a hit is then confirmed on its own text, so a
-    match means exactly what a per-line `re.search` would mean.
+
+class Corpus:
+    """The texts a regex signature may match, indexed for fast first-hit search.
+
+    A regex with required literals runs only on the texts that hold one (found
+    with `str.find` over the lowercased, joined texts); one without runs once
+    over the joined texts in C. Either way a hit is confirmed on its own text,
+    so a match means exactly what a per-line `re.search` would mean.
     """
 
     def __init__(self, texts: list[Text]) -> None:
         self.texts = texts
-        self.starts: list[int] = []
-        offset = 0
-        for item in texts:
-            self.starts.append(offset)
-            offset += len(item.text) + 1
-        self.blob = "\n".join(item.text for item in texts)
+        self.blob, self.starts = _joined([item.text for item in texts])
+        self.lowered, self.lowered_starts = _joined([item.text.lower() for item in texts])
+        self._holding_cache: dict[frozenset[str], list[int]] = {}
 
-    def first(self, regex: str, any_role: bool) -> tuple[Text, re.Match[str]] | None:
-        """The first text (in evidence order) the regex matches, skipping quiet roles."""
+    def _holding(self, literals: frozenset[str]) -> list[int]:
+        """Indexes of the texts that contain any of the literals, in order.
+
+        Many signatures share a literal ("loss", "out of memory"): look each set up once.
+        """
+        if literals not in self._holding_cache:
+            self._holding_cache[literals] = self._find_holding(literals)
+        return self._holding_cache[literals]
+
+    def _find_holding(self, literals: frozenset[str]) -> list[int]:
+        found: set[int] = set()
+        for literal in literals:
+            position = self.lowered.find(literal)
+            while position != -1:
+                index = bisect_right(self.lowered_starts, position) - 1
+                found.add(index)
+                following = index + 1
+                if following >= len(self.lowered_starts):
+                    break
+                position = self.lowered.find(literal, self.lowered_starts[following])
+        return sorted(found)
+
+    def _scanned(self, regex: str) -> Iterator[int]:
+        """Indexes of texts where a scan of the joined texts finds a match start."""
         scanner = _compiled(regex, re.MULTILINE)
         position = 0
         while (found := scanner.search(self.blob, position)) is not None:
             index = bisect_right(self.starts, found.start()) - 1
-            item = self.texts[index]
-            exact = _compiled(regex).search(item.text)
-            if exact is not None and (any_role or item.role not in _QUIET_ROLES):
-                return item, exact
+            yield index
             if index + 1 >= len(self.starts):
-                return None
+                return
             position = self.starts[index + 1]
+
+    def first(self, regex: str, any_role: bool) -> tuple[Text, re.Match[str]] | None:
+        """The first text (in evidence order) the regex matches, skipping quiet roles."""
+        literals = _literals(regex)
+        candidates = self._holding(literals) if literals is not None else self._scanned(regex)
+        exact = _compiled(regex)
+        for index in candidates:
+            item = self.texts[index]
+            if not any_role and item.role in _QUIET_ROLES:
+                continue
+            if (found := exact.search(item.text)) is not None:
+                return item, found
         return None
+
+
+def _joined(texts: list[str]) -> tuple[str, list[int]]:
+    """The texts joined by newlines, and where each one starts."""
+    starts, offset = [], 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text) + 1
+    return "\n".join(texts), starts
 
 
 def texts_of(evidence: Evidence) -> Corpus:
