@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
@@ -16,10 +17,17 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from trainwreck.kb.cases import Case, diagnose_case, find_cases
+from trainwreck.model import Diagnosis
 from trainwreck.report import render
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = find_cases(CASES_DIR)
+
+
+@cache
+def diagnosed(case: Case) -> Diagnosis:
+    """One diagnosis per case, shared by the tests that read it."""
+    return diagnose_case(case)
 
 
 def test_there_are_enough_real_cases() -> None:
@@ -29,7 +37,7 @@ def test_there_are_enough_real_cases() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_ranks_expected_pattern_first(case: Case) -> None:
-    diagnosis = diagnose_case(case)
+    diagnosis = diagnosed(case)
     assert diagnosis.hypotheses, "no hypothesis at all"
     top = diagnosis.hypotheses[0]
     assert (top.category, top.id) == (case.category, case.top_pattern)
@@ -41,14 +49,14 @@ SCHEMA = json.loads(files("trainwreck.report").joinpath("diagnosis.schema.json")
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_json_follows_the_contract(case: Case) -> None:
-    report = json.loads(render(diagnose_case(case), "json"))
+    report = json.loads(render(diagnosed(case), "json"))
     errors = sorted(Draft202012Validator(SCHEMA).iter_errors(report), key=str)
     assert not errors, errors[0].message
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_golden_renders(case: Case, update_golden: bool) -> None:
-    diagnosis = diagnose_case(case)
+    diagnosis = diagnosed(case)
     for fmt, name in (("markdown", "expected.md"), ("json", "expected.json")):
         rendered = render(diagnosis, fmt)  # type: ignore[arg-type]
         golden = case.path / name

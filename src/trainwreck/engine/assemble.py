@@ -5,7 +5,7 @@ from __future__ import annotations
 from trainwreck import __version__
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.rank import Candidate, calibrate
-from trainwreck.fixes.verify import concrete_fix
+from trainwreck.fixes.verify import concrete_fix, fill_text
 from trainwreck.kb import KnowledgeBase
 from trainwreck.model import (
     Citation,
@@ -53,11 +53,11 @@ def to_hypothesis(
     )
     hypothesis = Hypothesis(
         id=pattern.id,
-        title=pattern.title,
+        title=fill_text(pattern.title, values),
         category=pattern.category,
         frameworks=pattern.frameworks,
-        root_cause=pattern.root_cause.strip(),
-        mechanism=" ".join(pattern.mechanism.split()),
+        root_cause=fill_text(pattern.root_cause.strip(), values),
+        mechanism=fill_text(" ".join(pattern.mechanism.split()), values),
         confidence=confidence,
         score=min(1.0, candidate.score),
         evidence=_evidence_refs(candidate),

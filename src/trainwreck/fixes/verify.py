@@ -34,6 +34,16 @@ def _fill(value: Value, values: dict[str, Scalar]) -> Value:
     return _TEMPLATE.sub(lambda m: str(values[m.group(1)]), value)
 
 
+def fill_text(text: str, values: dict[str, Scalar]) -> str:
+    """Prose with "{name}" filled from values; a missing one reads as "the <name>"."""
+
+    def value(match: re.Match[str]) -> str:
+        found = values.get(match.group(1))
+        return str(found) if found is not None else f"the {match.group(1).replace('_', ' ')}"
+
+    return _TEMPLATE.sub(value, text)
+
+
 def _from_config(path: str, evidence: Evidence) -> Value:
     """The user's current value of a key, matched on the key's last component."""
     leaf = path.rsplit(".", 1)[-1].removeprefix("--").replace("-", "_")
@@ -89,7 +99,7 @@ def concrete_fix(
         cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
     )
     return Fix(
-        action=fix.action,
+        action=fill_text(fix.action, values),
         changes=tuple(changes),
         commands=commands,
         cost=fix.cost,
