@@ -1,4 +1,4 @@
-"""Small text helpers shared by the readers: ANSI stripping and redaction.
+"""Small text helpers shared by the readers: line decoding, ANSI stripping, redaction.
 
 Every line or message an evidence reader stores goes through `clean()`, so no
 secret in a user's log (a Hugging Face token, an API key) ever reaches a model
@@ -11,7 +11,15 @@ import re
 
 from trainwreck.redact import redact
 
+MAX_LINE_BYTES = 4096
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def decode_line(raw: bytes) -> str:
+    """Decode one line, capped at MAX_LINE_BYTES, replacing invalid UTF-8."""
+    if len(raw) > MAX_LINE_BYTES:
+        raw = raw[:MAX_LINE_BYTES]
+    return raw.decode("utf-8", "replace").rstrip("\r\n")
 
 
 def strip_ansi(text: str) -> str:

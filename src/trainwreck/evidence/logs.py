@@ -1,6 +1,6 @@
-"""Streaming log scanner: bounded memory and ~100+ MB/s on multi-GB logs.
+"""Streaming log scanner: bounded memory whatever the size of the log.
 
-Reads large binary chunks and finds interesting lines with literal searches
+Reads large binary chunks and finds interesting lines with one automaton pass
 over the whole chunk (see `matcher.py`), so Python touches only those lines
 (plus the head and the tail of the file) instead of every line. The output is
 raw retained lines with their line numbers; `lines.py` turns them into LogLines.
@@ -8,17 +8,16 @@ raw retained lines with their line numbers; `lines.py` turns them into LogLines.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from trainwreck.evidence.matcher import BOUNDED_WORDS, LiteralPass, Matcher
+from trainwreck.evidence._text import MAX_LINE_BYTES, decode_line
+from trainwreck.evidence.matcher import Matcher, find_hits
 
 CHUNK_BYTES = 8 * 1024 * 1024
 HEAD_LINES = 200
 TAIL_LINES = 200
-MAX_LINE_BYTES = 4096
 MAX_KEPT_LINES = 20_000
 MAX_SAMPLED_LINES = 5_000  # lines kept from dense series such as `loss: 1.23`
 SAMPLE_PER_CHUNK = 2048
@@ -41,13 +40,6 @@ class LogScan:
     lines_read: int = 0
     bytes_read: int = 0
     truncated: bool = False  # more interesting lines than MAX_KEPT_LINES
-
-
-def decode_line(raw: bytes) -> str:
-    """Decode one line, capped at MAX_LINE_BYTES, replacing invalid UTF-8."""
-    if len(raw) > MAX_LINE_BYTES:
-        raw = raw[:MAX_LINE_BYTES]
-    return raw.decode("utf-8", "replace").rstrip("\r\n")
 
 
 class _Scanner:
@@ -79,60 +71,20 @@ class _Scanner:
             self.sampled = {n: self.sampled[n] for n in sorted(self.sampled)[::2]}
             self.halvings += 1
 
-    def _hit_starts(self, chunk: bytes) -> tuple[list[int], set[int]]:
-        """Starts of interesting lines in a chunk, and which of them are samples."""
-        lower = chunk.lower()
-        starts: set[int] = set()
-        for finder in self.matcher.generic:
-            starts.update(lower.rfind(b"\n", 0, m.start()) + 1 for m in finder.finditer(lower))
-        for word in BOUNDED_WORDS:
-            for m in word.finditer(lower):
-                if m.start() == 0 or not lower[m.start() - 1 : m.start()].isalpha():
-                    starts.add(lower.rfind(b"\n", 0, m.start()) + 1)
-        for full in self.matcher.full_scans:
-            starts.update(chunk.rfind(b"\n", 0, m.start()) + 1 for m in full.finditer(chunk))
-        sampled: set[int] = set()
-        self._rare = starts  # rare hits found under a dense host join the kept lines
-        for literal_pass in self.matcher.passes:
-            found, dense = self._pass_starts(chunk, lower, literal_pass)
-            (sampled if dense else starts).update(found)
-        return sorted(starts | sampled), sampled - starts
-
-    def _pass_starts(
-        self, chunk: bytes, lower: bytes, literal_pass: LiteralPass
-    ) -> tuple[set[int], bool]:
-        """Lines where a signature branch matches; a dense literal is sampled first.
-
-        A literal on most lines (`loss`) would cost a regex call per line; a
-        uniform sample keeps a curve's shape at bounded cost, and literals nested
-        under it then get passes of their own, so rare signatures are never lost.
-        """
-        finder = literal_pass.finder
-        candidates = sorted({lower.rfind(b"\n", 0, m.start()) + 1 for m in finder.finditer(lower)})
-        quota = max(SAMPLE_PER_CHUNK >> self.halvings, 8)
-        dense = len(candidates) > quota
-        branches = literal_pass.branches if dense else literal_pass.all_branches()
-        if dense:
-            candidates = candidates[:: -(-len(candidates) // quota)]
-        found = {start for start in candidates if _matches(chunk, start, branches)}
-        if dense:
-            for inner in literal_pass.hosted:
-                inner_found, inner_dense = self._pass_starts(chunk, lower, inner)
-                (found if inner_dense else self._rare).update(inner_found)
-        return found, dense
-
     def scan(self, chunk: bytes) -> None:
         """Keep hit lines (and context) of a chunk that ends on a line boundary."""
         self._keep_head(chunk)
         self._keep_pending(chunk)
         counted, line_number = 0, self.line_count + 1
-        starts, sampled = self._hit_starts(chunk)
-        for start in starts:
+        hits = find_hits(self.matcher, chunk, max(SAMPLE_PER_CHUNK >> self.halvings, 8))
+        # Once kept lines are capped (and the cap reported), only samples can be stored.
+        starts = hits.sampled if self.truncated else hits.kept | hits.sampled
+        for start in sorted(starts):
             line_number += chunk.count(b"\n", counted, start)
             counted = start
             end = chunk.find(b"\n", start)
             end = len(chunk) if end < 0 else end
-            if start in sampled:
+            if start in hits.sampled:
                 self._sample(line_number, chunk[start:end])
                 continue
             self._keep(line_number, chunk[start:end])
@@ -192,12 +144,6 @@ class _Scanner:
         lines = [RawLine(n, decode_line(self.kept[n])) for n in sorted(self.kept)]
         total = self.tail_start + len(self.tail) - 1 if self.tail else self.line_count
         return LogScan(lines, max(total, 0), bytes_read, self.truncated)
-
-
-def _matches(chunk: bytes, start: int, branches: tuple[re.Pattern[str], ...]) -> bool:
-    end = chunk.find(b"\n", start)
-    text = decode_line(chunk[start : len(chunk) if end < 0 else end])
-    return any(branch.search(text) for branch in branches)
 
 
 def _chunks(stream: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:

@@ -1,62 +1,126 @@
-"""What makes a line interesting, compiled for speed: literal passes, then regexes.
+"""What makes a line interesting, found in one pass over a chunk.
 
-Python's `re` finds one literal at GB/s but runs a large alternation (the
-knowledge base's signatures) at 2-20 MB/s. So each signature branch is reduced
-to literals that any match must contain; the scanner searches a lowercased chunk
-for those literals and runs the real regex only on the lines that hold one. A
-literal that is already one of the generic error words needs no pass at all, and
-one that contains another selected literal shares its pass.
+Python's `re` runs a large alternation (the knowledge base's signatures) at
+2-20 MB/s. So each signature branch is reduced to literals that any match must
+contain (`literals.py`), and one Aho-Corasick automaton finds all of them,
+together with the generic error words, in a single pass over the lowercased
+chunk. The real regex then runs only on the lines that hold a signature literal.
+A literal on most lines (`loss`) has its lines sampled evenly instead: a curve
+keeps its shape at bounded cost, and a rarer literal on the same lines
+(`minimum loss scale reached`) is still checked on every line that holds it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import chain
 
+from ahocorasick_rs import BytesAhoCorasick, Implementation
+
+from trainwreck.evidence._text import decode_line
 from trainwreck.evidence.literals import required_set, split_branches
 
-# Lowercase literals that make a line interesting; each is searched at GB/s.
+# Lowercase literals that make a line interesting.
 GENERIC_LITERALS: tuple[bytes, ...] = (
     b'file "', b"error", b"exception", b"warn", b"fatal", b"killed", b"exit", b"signal",
-    b"segmentation", b"fail", b"above exception", b"most recent call", b"local_rank",
-    b"timeout", b"abort",
+    b"segmentation", b"fail", b"most recent call", b"local_rank", b"timeout", b"abort",
 )  # fmt: skip
-# Values that need a boundary check (nan/inf as numbers, not inside "info" or "nano").
-BOUNDED_WORDS = (re.compile(rb"nan(?![a-z])"), re.compile(rb"inf(?![a-z])"))
-_COVERING = (*(literal.decode() for literal in GENERIC_LITERALS), "nan", "inf")
+# Words that count only standing alone: nan/inf as values, not inside "info" or "nano".
+BOUNDED_WORDS: tuple[bytes, ...] = (b"nan", b"inf")
+_GENERIC_TEXT = tuple(literal.decode() for literal in GENERIC_LITERALS)
+# A bounded word inside a literal, with letters of the literal on neither side of it.
+_STANDALONE = re.compile(f"(?<=[^a-z])(?:{'|'.join(w.decode() for w in BOUNDED_WORDS)})(?=[^a-z])")
 
-
-@dataclass(frozen=True)
-class LiteralPass:
-    """One literal search over a lowercased chunk, and the branches it may satisfy.
-
-    `hosted` are longer literals that contain this one: when this literal is rare
-    its candidates cover theirs too, and when it is dense (and sampled) they get
-    their own passes so that a rare signature is never sampled away.
-    """
-
-    finder: re.Pattern[bytes]
-    branches: tuple[re.Pattern[str], ...]
-    hosted: tuple[LiteralPass, ...] = ()
-
-    def all_branches(self) -> tuple[re.Pattern[str], ...]:
-        found = list(self.branches)
-        for inner in self.hosted:
-            found.extend(inner.all_branches())
-        return tuple(dict.fromkeys(found))
+Branches = tuple[re.Pattern[str], ...]
 
 
 @dataclass(frozen=True)
 class Matcher:
-    """How a scan finds interesting lines."""
+    """How a scan finds interesting lines.
 
-    generic: tuple[re.Pattern[bytes], ...]
-    passes: tuple[LiteralPass, ...] = ()
+    The automaton's patterns are one signature literal per entry of `branches`
+    (the signature branches that need it), then GENERIC_LITERALS, then BOUNDED_WORDS.
+    """
+
+    automaton: BytesAhoCorasick
+    branches: tuple[Branches, ...] = ()
     full_scans: tuple[re.Pattern[bytes], ...] = ()  # branches with no usable literal
 
+    @property
+    def first_bounded(self) -> int:
+        return len(self.branches) + len(GENERIC_LITERALS)
 
-def _literal_map(keep: re.Pattern[str]) -> tuple[dict[str, list[re.Pattern[str]]], list[str]]:
-    """Literal -> branches needing it; and the branches that have no literal."""
+
+@dataclass(frozen=True)
+class Hits:
+    """Starts of the interesting lines of a chunk (sampled ones are not in kept)."""
+
+    kept: set[int]
+    sampled: set[int]
+
+
+def find_hits(matcher: Matcher, chunk: bytes, quota: int) -> Hits:
+    """Lines worth keeping; a signature literal on more than `quota` lines is sampled."""
+    lines = _literal_lines(matcher, chunk.lower())
+    kept = set(chain.from_iterable(lines[len(matcher.branches) :]))
+    for full in matcher.full_scans:
+        kept.update(chunk.rfind(b"\n", 0, m.start()) + 1 for m in full.finditer(chunk))
+    sampled: set[int] = set()
+    for found, branches in zip(lines, matcher.branches, strict=False):
+        starts = list(dict.fromkeys(found))
+        dense = len(starts) > quota
+        if dense:
+            starts = starts[:: -(-len(starts) // quota)]
+        found_lines = sampled if dense else kept
+        for start in starts:  # a line kept or sampled already needs no second look
+            if start not in kept and start not in found_lines and _matches(chunk, start, branches):
+                found_lines.add(start)
+    return Hits(kept, sampled - kept)
+
+
+def _literal_lines(matcher: Matcher, lower: bytes) -> list[list[int]]:
+    """The one automaton pass: per pattern, the starts of the lines that hold it.
+
+    A bounded word counts only with no letter next to it. Matches come in order
+    of their end and no pattern holds a newline, so each list is ascending, and a
+    line's bounds are looked up once, at its first match.
+    """
+    lines: list[list[int]] = [[] for _ in range(matcher.first_bounded + len(BOUNDED_WORDS))]
+    first_bounded = matcher.first_bounded
+    line_start = line_end = -1
+    for index, start, end in matcher.automaton.find_matches_as_indexes(lower, overlapping=True):
+        if index >= first_bounded and (
+            lower[start - 1 : start].isalpha() or lower[end : end + 1].isalpha()
+        ):
+            continue  # "inf" in "info"
+        if start > line_end:  # a new line (or the unterminated last one, at -1)
+            line_start = lower.rfind(b"\n", 0, start) + 1
+            line_end = lower.find(b"\n", start)
+        lines[index].append(line_start)
+    return lines
+
+
+def _matches(chunk: bytes, start: int, branches: Branches) -> bool:
+    end = chunk.find(b"\n", start)
+    text = decode_line(chunk[start : len(chunk) if end < 0 else end])
+    return any(branch.search(text) for branch in branches)
+
+
+def _needless(literal: str) -> bool:
+    """Whether a literal needs no search: every line holding it is kept anyway, for
+    a generic word in it, or no line can hold it (it holds a newline)."""
+    return (
+        "\n" in literal
+        or any(word in literal for word in _GENERIC_TEXT)
+        or bool(_STANDALONE.search(literal))
+    )
+
+
+def _signatures(
+    keep: re.Pattern[str],
+) -> tuple[dict[str, list[re.Pattern[str]]], tuple[re.Pattern[bytes], ...]]:
+    """Literal -> branches needing it; and full scans for branches with no literal."""
     needed: dict[str, list[re.Pattern[str]]] = {}
     literal_free: list[str] = []
     for branch in split_branches(keep.pattern):
@@ -64,36 +128,18 @@ def _literal_map(keep: re.Pattern[str]) -> tuple[dict[str, list[re.Pattern[str]]
         if literals is None:
             literal_free.append(branch)
             continue
-        uncovered = [lit for lit in literals if not any(g in lit for g in _COVERING)]
-        if not uncovered:
+        needed_literals = [literal for literal in literals if not _needless(literal)]
+        if not needed_literals:
             continue  # every line it can match holds a generic word and is kept anyway
         try:
             compiled = re.compile(branch, keep.flags)
         except re.error:
             literal_free.append(branch)
             continue
-        for literal in uncovered:
+        for literal in needed_literals:
             needed.setdefault(literal, []).append(compiled)
-    return needed, literal_free
-
-
-def _share_passes(needed: dict[str, list[re.Pattern[str]]]) -> tuple[LiteralPass, ...]:
-    """Nest each literal under a shorter one it contains: one search finds both."""
-    children: dict[str, list[str]] = {}
-    roots: list[str] = []
-    for literal in sorted(needed, key=len):
-        host = next((short for short in reversed(list(children)) if short in literal), None)
-        children[literal] = []
-        (children[host] if host is not None else roots).append(literal)
-
-    def build(literal: str) -> LiteralPass:
-        return LiteralPass(
-            finder=re.compile(re.escape(literal.encode("utf-8"))),
-            branches=tuple(dict.fromkeys(needed[literal])),
-            hosted=tuple(build(child) for child in children[literal]),
-        )
-
-    return tuple(build(root) for root in roots)
+    full = (_to_bytes(branch, keep.flags) for branch in literal_free)
+    return needed, tuple(pattern for pattern in full if pattern is not None)
 
 
 def _to_bytes(pattern: str, flags: int) -> re.Pattern[bytes] | None:
@@ -105,11 +151,9 @@ def _to_bytes(pattern: str, flags: int) -> re.Pattern[bytes] | None:
 
 
 def build_matcher(keep: re.Pattern[str] | None) -> Matcher:
-    """Compile the generic heuristic and the caller's `keep` regex into literal passes."""
-    generic = tuple(re.compile(re.escape(literal)) for literal in GENERIC_LITERALS)
-    if keep is None:
-        return Matcher(generic)
-    needed, literal_free = _literal_map(keep)
-    passes = _share_passes(needed)
-    full = tuple(p for p in (_to_bytes(b, keep.flags) for b in literal_free) if p is not None)
-    return Matcher(generic, passes, full)
+    """Compile the generic words and the caller's `keep` regex into one automaton."""
+    needed, full_scans = _signatures(keep) if keep is not None else ({}, ())
+    patterns = [*(lit.encode("utf-8") for lit in needed), *GENERIC_LITERALS, *BOUNDED_WORDS]
+    automaton = BytesAhoCorasick(patterns, implementation=Implementation.DFA)
+    branches = tuple(tuple(dict.fromkeys(compiled)) for compiled in needed.values())
+    return Matcher(automaton, branches, full_scans)
