@@ -192,3 +192,23 @@ def test_dense_keep_series_is_sampled_uniformly_and_rare_keep_lines_survive(
     assert 1_000 < len(series) <= 5_000 + 400  # sample + head/tail, not 200k lines
     assert min(series) <= 200 and max(series) > 199_800  # spans the whole run
     assert 150_001 in {entry.line for entry in evidence.lines}
+
+
+def test_log_that_opens_with_nvidia_smi_is_read_as_listing_and_as_log(tmp_path: Path) -> None:
+    # The ColabDock issue pasted nvidia-smi output above its traceback, as job logs often do.
+    case = FIXTURES.parent.parent / "cases" / "colabdock-jax-cpu-jaxlib-28"
+    job_log = tmp_path / "job.out"
+    job_log.write_text((case / "nvidia-smi.txt").read_text() + (case / "train.log").read_text())
+    evidence = collect([str(job_log)])
+    assert [f.kind for f in evidence.files] == ["env", "log"]
+    assert any("CUDA-enabled jaxlib is not installed" in line.text for line in evidence.lines)
+
+
+def test_directory_walk_skips_reports_beside_the_logs(tmp_path: Path) -> None:
+    case = FIXTURES.parent.parent / "cases" / "llamafactory-oom-13b-lora-a100-2908"
+    for name in ("train.log", "expected.md", "expected.json"):
+        shutil.copy(case / name, tmp_path / name)
+    (tmp_path / "report.html").write_text("<html>CUDA out of memory</html>")
+    evidence = collect([str(tmp_path)])
+    assert [Path(f.path).name for f in evidence.files] == ["train.log"]
+    assert any("trainwreck report" in gap.reason for gap in evidence.gaps)

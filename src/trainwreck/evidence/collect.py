@@ -65,8 +65,12 @@ class _Collector:
             return
         if text is None:
             self.read_log(item)
-        else:
-            self.read_small(item, kind, text)
+            return
+        self.read_small(item, kind, text)
+        if kind == "env" and forced is None:
+            # Job logs often open with nvidia-smi or collect_env output: read the
+            # errors that follow too, not only the listing.
+            self.read_log(item)
 
     def read_log(self, item: Candidate) -> None:
         try:

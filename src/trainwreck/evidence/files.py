@@ -119,12 +119,20 @@ def _text_kind(head: str) -> InputKind:
     return "log"
 
 
+REPORT_SUFFIXES = (".md", ".html", ".htm")
+
+
 def walk(path: str) -> Iterator[str]:
-    """Files under a directory in sorted order, skipping VCS and cache folders."""
+    """Files under a directory in sorted order, skipping VCS and cache folders.
+
+    Markdown and HTML files are skipped too: in a run directory they are reports
+    (trainwreck's own among them) and READMEs, not what the run printed.
+    """
     for root, dirs, files in os.walk(path):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in sorted(files):
-            yield os.path.join(root, name)
+            if not name.lower().endswith(REPORT_SUFFIXES):
+                yield os.path.join(root, name)
 
 
 def sniff(path: str) -> Candidate | Gap:
@@ -140,7 +148,10 @@ def sniff(path: str) -> Candidate | Gap:
         return Gap(source=path, reason="empty file")
     if looks_binary(head):
         return Gap(source=path, reason="binary file, not a log")
-    kind = kind_by_name(path, head.decode("utf-8", "replace"))
+    text = head.decode("utf-8", "replace")
+    if '"schema_version"' in text and '"name": "trainwreck"' in text:
+        return Gap(source=path, reason="a trainwreck report, not evidence")
+    kind = kind_by_name(path, text)
     if kind != "log" and size > MAX_NON_LOG_BYTES and packed is None:
         return Gap(source=path, reason=f"{kind} file too large to read ({size} bytes)")
     return Candidate(path=path, kind=kind, size_bytes=size, compressed=packed)
