@@ -94,3 +94,10 @@ def test_packaged_kb_covers_every_category() -> None:
     kb = load()
     assert len(kb.patterns) >= 30
     assert {p.category for p in kb.patterns} == set(CATEGORIES)
+
+
+def test_placeholder_values_are_not_fixes(tmp_path: Path) -> None:
+    fixes = [{"action": "a", "changes": [{"path": "env.X", "after": "<your value>"}]}]
+    assert any("placeholder" in p for p in _lint_one(tmp_path, fixes=fixes))
+    specifier = [{"action": "a", "changes": [{"path": "requirements.txt", "after": "torch<2.5"}]}]
+    assert _lint_one(tmp_path, fixes=specifier) == []

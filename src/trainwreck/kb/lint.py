@@ -20,6 +20,8 @@ MOVING_TARGET = re.compile(
     r"/(?:blob|tree)/(?:main|master|HEAD)/|/latest/|/stable/|/docs/[\w-]+/main/|/en/main/"
 )
 _DIGIT = re.compile(r"\d")
+# "<your value>", "{package}<FIRST_RELEASE": a placeholder, not a value ("torch<2.5" is fine).
+_PLACEHOLDER = re.compile(r"<[A-Za-z]")
 
 
 def _regexes(pattern: Pattern) -> list[re.Pattern[str]]:
@@ -54,6 +56,11 @@ def _page(pattern: Pattern) -> list[str]:
         if not _DIGIT.search(g.threshold)
     ]
     for fix in pattern.fixes:
+        problems += [
+            f"fix has a placeholder, not a value, for {c.path}: {c.after!r}"
+            for c in fix.changes
+            if isinstance(c.after, str) and _PLACEHOLDER.search(c.after)
+        ]
         problems += [
             f"fix recommends the default for {c.path}"
             for c in fix.changes
