@@ -68,6 +68,29 @@ def median_seconds(command: list[str], repeat: int, ok: tuple[int, ...] = (0,)) 
     return statistics.median(times)
 
 
+def grep_groups(grep: str, parts: tuple[str, ...], size: int = 64) -> list[str]:
+    """The signatures joined into as few PCRE patterns as grep can compile.
+
+    PCRE caps a compiled pattern's size, so one alternation of every signature
+    is too large; grep then runs once per group and the times add up.
+    """
+    groups: list[str] = []
+    start = 0
+    while start < len(parts):
+        count = min(size, len(parts) - start)
+        while True:
+            pattern = "|".join(parts[start : start + count])
+            probe = subprocess.run(
+                [grep, "-c", "-P", pattern, "/dev/null"], capture_output=True, check=False
+            )
+            if probe.returncode in (0, 1) or count == 1:
+                break
+            count //= 2
+        groups.append(pattern)
+        start += count
+    return groups
+
+
 def trainwreck_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "trainwreck", "diagnose", *args]
 

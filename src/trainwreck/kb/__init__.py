@@ -42,12 +42,16 @@ class KnowledgeBase:
                 return pattern
         return None
 
+    def keep_parts(self, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """Each signature (and `extra`) regex as a self-contained group, ready to join."""
+        return _keep_parts((*_signature_regexes(self.patterns), *extra))
+
     def keep_regex(self, extra: tuple[str, ...] = ()) -> re.Pattern[str]:
         """One regex matching any line a signature (or an `extra` regex) could match.
 
-        The log reader keeps such lines; the engine uses it as a cheap prefilter.
+        The log reader keeps such lines.
         """
-        return _keep_regex(self.version, (*_signature_regexes(self.patterns), *extra))
+        return _keep_regex(self.keep_parts(extra))
 
 
 def _signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
@@ -59,16 +63,19 @@ def _signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
 
 
 @cache
-def _keep_regex(version: str, regexes: tuple[str, ...]) -> re.Pattern[str]:
+def _keep_parts(regexes: tuple[str, ...]) -> tuple[str, ...]:
     # Named groups would clash when joined, and back-references would dangle; the
     # reader only needs a superset ("could this line match"), so widen them.
     plain = [
         re.sub(r"\(\?P=\w+\)", ".+?", re.sub(r"\(\?P<\w+>", "(?:", regex)) for regex in regexes
     ]
-    inline_flags = [regex for regex in plain if regex.startswith("(?i)")]
-    cased = [regex for regex in plain if not regex.startswith("(?i)")]
-    parts = [f"(?:{regex})" for regex in cased]
-    parts += [f"(?i:{regex.removeprefix('(?i)')})" for regex in inline_flags]
+    cased = [f"(?:{regex})" for regex in plain if not regex.startswith("(?i)")]
+    folded = [f"(?i:{regex.removeprefix('(?i)')})" for regex in plain if regex.startswith("(?i)")]
+    return (*cased, *folded)
+
+
+@cache
+def _keep_regex(parts: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(parts) or r"(?!x)x")
 
 
