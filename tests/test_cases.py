@@ -59,8 +59,13 @@ def test_case_json_follows_the_contract(case: Case) -> None:
 def test_case_golden_renders(case: Case, update_golden: bool) -> None:
     diagnosis = diagnosed(case)
     for fmt, name in (("markdown", "expected.md"), ("json", "expected.json")):
-        # The KB's version changes with any page edit; goldens pin everything else.
-        rendered = render(diagnosis, fmt).replace(diagnosis.tool.kb_version, KB_VERSION_MARK)  # type: ignore[arg-type]
+        # The KB's version changes with any page edit and the checkout can live
+        # anywhere; goldens pin everything else.
+        rendered = (
+            render(diagnosis, fmt)  # type: ignore[arg-type]
+            .replace(diagnosis.tool.kb_version, KB_VERSION_MARK)
+            .replace(str(case.path), f"tests/cases/{case.path.name}")
+        )
         golden = case.path / name
         if update_golden:
             golden.write_text(rendered, encoding="utf-8")
