@@ -31,7 +31,6 @@ MEDIUM_STRENGTH = 0.5
 class Candidate:
     pattern: Pattern
     match: Match | None
-    symptom_relevance: float
     version_notes: tuple[str, ...]
     strength: float
     score: float
@@ -81,7 +80,7 @@ def score_candidate(
     if boost < 0:
         strength *= 0.5
     score = round(strength * (0.85 + 0.15 * pattern.prior), 4)
-    return Candidate(pattern, match, relevance, notes, round(strength, 4), score)
+    return Candidate(pattern, match, notes, round(strength, 4), score)
 
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
