@@ -9,7 +9,7 @@ from trainwreck import analyzers
 from trainwreck.engine.assemble import build
 from trainwreck.engine.candidates import rank_candidates
 from trainwreck.errors import EvidenceError
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.kb import KnowledgeBase, load
 from trainwreck.model import Diagnosis, Evidence
 
@@ -45,7 +45,7 @@ def diagnose(
     inputs otherwise become warnings in the Diagnosis.
     """
     knowledge = kb or load()
-    keep = knowledge.keep_regex(analyzers.KEEP)
+    keep = knowledge.keep_parts(analyzers.KEEP)
     evidence = collect(
         paths,
         symptoms=symptoms,

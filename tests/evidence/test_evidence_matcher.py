@@ -10,7 +10,13 @@ import pytest
 
 from trainwreck import analyzers
 from trainwreck.evidence._text import decode_line
-from trainwreck.evidence.logs import CONTEXT_AFTER, HEAD_LINES, TAIL_LINES, scan_stream
+from trainwreck.evidence.logs import (
+    CONTEXT_AFTER,
+    HEAD_LINES,
+    MAX_REPEATS,
+    TAIL_LINES,
+    scan_stream,
+)
 from trainwreck.evidence.matcher import GENERIC_LITERALS, build_matcher, find_hits
 from trainwreck.kb import load
 
@@ -56,7 +62,7 @@ def _naive_hits(data: bytes, keep: re.Pattern[str]) -> set[int]:
 
 
 def test_automaton_hits_equal_naive_per_line_check(mixed_log: bytes, keep: re.Pattern[str]) -> None:
-    matcher = build_matcher(keep)
+    matcher = build_matcher(load().keep_parts(analyzers.KEEP))
     hits = find_hits(matcher, mixed_log, quota=len(mixed_log))
     numbers = {mixed_log.count(b"\n", 0, start) + 1 for start in hits.kept}
     assert not hits.sampled
@@ -65,13 +71,29 @@ def test_automaton_hits_equal_naive_per_line_check(mixed_log: bytes, keep: re.Pa
     assert nccl in numbers and nccl not in _naive_hits(mixed_log, re.compile("(?!)"))
 
 
+def _first_repeats(hits: set[int], lines: list[bytes]) -> set[int]:
+    """The hits left once identical lines past MAX_REPEATS are dropped."""
+    seen: dict[bytes, int] = {}
+    kept = set()
+    for number in sorted(hits):
+        seen[lines[number - 1]] = seen.get(lines[number - 1], 0) + 1
+        if seen[lines[number - 1]] <= MAX_REPEATS:
+            kept.add(number)
+    return kept
+
+
 @pytest.mark.parametrize("chunk_bytes", [997, 4096, 1 << 20])
 def test_scan_keeps_hits_context_head_and_tail_exactly(
     mixed_log: bytes, keep: re.Pattern[str], chunk_bytes: int
 ) -> None:
-    scan = scan_stream(io.BytesIO(mixed_log), build_matcher(keep), chunk_bytes=chunk_bytes)
+    scan = scan_stream(
+        io.BytesIO(mixed_log),
+        build_matcher(load().keep_parts(analyzers.KEEP)),
+        chunk_bytes=chunk_bytes,
+    )
     total = mixed_log.count(b"\n")
-    hits = _naive_hits(mixed_log, keep)
+    hits = _first_repeats(_naive_hits(mixed_log, keep), mixed_log.split(b"\n"))
+    assert scan.repeats_dropped > 0  # the concatenated cases repeat some lines
     context = {hit + offset for hit in hits for offset in range(1, CONTEXT_AFTER + 1)}
     ends = set(range(1, HEAD_LINES + 1)) | set(range(total - TAIL_LINES + 1, total + 1))
     expected = {number for number in hits | context | ends if number <= total}

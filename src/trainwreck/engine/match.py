@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
-from trainwreck.evidence.literals import required_set
+from trainwreck.evidence.literals import LiteralSet, compiled, required_sets
+from trainwreck.kb import signature_regexes
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Finding, Role, Scalar, SourceRef
 
@@ -65,18 +65,6 @@ def combine(weights: Iterable[float]) -> float:
     return 1.0 - remaining
 
 
-@cache
-def _compiled(regex: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile(regex, flags)
-
-
-@cache
-def _literals(regex: str) -> frozenset[str] | None:
-    """Lowercase literals of which any match holds one (None: no such set)."""
-    found = required_set(regex, 0)
-    return frozenset(found) if found is not None else None
-
-
 class Corpus:
     """The texts a regex signature may match, indexed for fast first-hit search.
 
@@ -86,8 +74,10 @@ class Corpus:
     so a match means exactly what a per-line `re.search` would mean.
     """
 
-    def __init__(self, texts: list[Text]) -> None:
+    def __init__(self, texts: list[Text], literals: dict[str, LiteralSet | None]) -> None:
+        """`literals` maps each regex to the lowercase literals any match holds."""
         self.texts = texts
+        self.literals = literals
         self.blob, self.starts = _joined([item.text for item in texts])
         self.lowered, self.lowered_starts = _joined([item.text.lower() for item in texts])
         self._holding_cache: dict[frozenset[str], list[int]] = {}
@@ -116,7 +106,7 @@ class Corpus:
 
     def _scanned(self, regex: str) -> Iterator[int]:
         """Indexes of texts where a scan of the joined texts finds a match start."""
-        scanner = _compiled(regex, re.MULTILINE)
+        scanner = compiled(regex, re.MULTILINE)
         position = 0
         while (found := scanner.search(self.blob, position)) is not None:
             index = bisect_right(self.starts, found.start()) - 1
@@ -127,9 +117,9 @@ class Corpus:
 
     def first(self, regex: str, any_role: bool) -> tuple[Text, re.Match[str]] | None:
         """The first text (in evidence order) the regex matches, skipping quiet roles."""
-        literals = _literals(regex)
+        literals = self.literals.get(regex)
         candidates = self._holding(literals) if literals is not None else self._scanned(regex)
-        exact = _compiled(regex)
+        exact = compiled(regex)
         for index in candidates:
             item = self.texts[index]
             if not any_role and item.role in _QUIET_ROLES:
@@ -148,7 +138,7 @@ def _joined(texts: list[str]) -> tuple[str, list[int]]:
     return "\n".join(texts), starts
 
 
-def texts_of(evidence: Evidence) -> Corpus:
+def texts_of(evidence: Evidence, regexes: Sequence[str] = ()) -> Corpus:
     """Lines and exceptions (as `Type: message`) in evidence order."""
     texts = [
         Text(line.text, SourceRef(source=line.source, line=line.line, text=line.text), line.role)
@@ -160,7 +150,7 @@ def texts_of(evidence: Evidence) -> Corpus:
         texts.append(
             Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role)
         )
-    return Corpus(texts)
+    return Corpus(texts, required_sets(regexes))
 
 
 def _short_type(name: str) -> str:
@@ -192,7 +182,7 @@ def _hit(
                     sig, finding.evidence[0] if finding.evidence else None, dict(finding.values)
                 )
     elif sig.frame is not None:
-        regex = _compiled(sig.frame)
+        regex = compiled(sig.frame)
         for exc in evidence.exceptions:
             for frame in exc.frames:
                 if regex.search(frame.file):
@@ -224,6 +214,7 @@ def match_all(
     patterns: Iterable[Pattern], evidence: Evidence, findings: tuple[Finding, ...]
 ) -> list[Match]:
     """Every pattern that has log or finding evidence behind it."""
-    texts = texts_of(evidence)
+    patterns = tuple(patterns)
+    texts = texts_of(evidence, signature_regexes(patterns))
     matches = (match_pattern(pattern, evidence, texts, findings) for pattern in patterns)
     return [m for m in matches if m is not None]

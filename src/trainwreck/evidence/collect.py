@@ -6,7 +6,6 @@ with a one-line reason and the rest is still read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -182,9 +181,13 @@ def collect(
     env_files: Sequence[str] = (),
     model_config_files: Sequence[str] = (),
     stdin: BinaryIO | None = None,
-    keep: re.Pattern[str] | None = None,
+    keep: Sequence[str] = (),
 ) -> Evidence:
-    """Read every input into Evidence; unreadable inputs become Gaps, never errors."""
+    """Read every input into Evidence; unreadable inputs become Gaps, never errors.
+
+    `keep` holds regexes (self-contained alternatives) for lines worth keeping
+    besides the generic error words.
+    """
     collector = _Collector(build_matcher(keep))
     for path in paths:
         if path == STDIN:

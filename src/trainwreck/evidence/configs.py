@@ -13,8 +13,6 @@ import shlex
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 
-import yaml
-
 from trainwreck.evidence._text import clean
 from trainwreck.model import Scalar
 
@@ -49,6 +47,8 @@ def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values
 
 def parse_config_text(name: str, text: str) -> Values | None:
     """Parse by suffix (trying JSON, then YAML when unknown); None if unparsable."""
+    import yaml  # only runs that hand us a config pay for importing it
+
     lower = name.lower().removesuffix(".gz").removesuffix(".xz")
     try:
         if lower.endswith(".toml"):

@@ -9,7 +9,12 @@ caller fall back to the (slow, correct) full regex.
 from __future__ import annotations
 
 import importlib
+import re
+from collections.abc import Sequence
+from functools import cache
 from typing import Any
+
+from trainwreck.diskcache import memo
 
 _PARSER: Any = importlib.import_module("re._parser")
 _LITERAL = _PARSER.LITERAL
@@ -75,24 +80,15 @@ def required_set(pattern: str, flags: int) -> LiteralSet | None:
     return frozenset("".join(c.lower() if c.isascii() else c for c in lit) for lit in found)
 
 
-def split_branches(pattern: str) -> list[str]:
-    """Split a regex source at its top-level `|` (outside groups, classes, escapes)."""
-    pieces, depth, in_class, escaped, start = [], 0, False, False, 0
-    for index, char in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            pieces.append(pattern[start:index])
-            start = index + 1
-    pieces.append(pattern[start:])
-    return pieces
+def required_sets(regexes: Sequence[str], flags: int = 0) -> dict[str, LiteralSet | None]:
+    """`required_set` of each regex, memoised on disk: parsing hundreds of
+    knowledge-base regexes costs more than the rest of a small diagnosis."""
+    key = f"{flags}\0".encode() + "\0".join(regexes).encode("utf-8", "surrogatepass")
+    return memo("literals", key, lambda: {regex: required_set(regex, flags) for regex in regexes})
+
+
+@cache
+def compiled(regex: str, flags: int = 0) -> re.Pattern[str]:
+    """A regex compiled on first use; most signatures never meet a line holding
+    their literals, so they are never compiled at all."""
+    return re.compile(regex, flags)

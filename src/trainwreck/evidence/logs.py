@@ -22,6 +22,9 @@ MAX_KEPT_LINES = 20_000
 MAX_SAMPLED_LINES = 5_000  # lines kept from dense series such as `loss: 1.23`
 SAMPLE_PER_CHUNK = 2048
 CONTEXT_AFTER = 2  # a traceback's code line and caret line follow its File line
+# A warning printed every step says no more the 100th time than the 5th: identical
+# hit lines past this many are counted, not kept (metric lines differ, so stay).
+MAX_REPEATS = 5
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class LogScan:
     lines_read: int = 0
     bytes_read: int = 0
     truncated: bool = False  # more interesting lines than MAX_KEPT_LINES
+    repeats_dropped: int = 0  # identical hit lines past MAX_REPEATS
 
 
 class _Scanner:
@@ -55,6 +59,17 @@ class _Scanner:
         self.tail: list[bytes] = []
         self.tail_start = 1
         self.truncated = False
+        self.seen: dict[bytes, int] = {}
+        self.repeats_dropped = 0
+
+    def _repeated(self, raw: bytes) -> bool:
+        """Count a hit line; True once it has been kept MAX_REPEATS times."""
+        count = self.seen.get(raw, 0)
+        if count >= MAX_REPEATS:
+            self.repeats_dropped += 1
+            return True
+        self.seen[raw] = count + 1
+        return False
 
     def _keep(self, line_number: int, raw: bytes) -> None:
         if line_number in self.kept:
@@ -86,6 +101,8 @@ class _Scanner:
             end = len(chunk) if end < 0 else end
             if start in hits.sampled:
                 self._sample(line_number, chunk[start:end])
+                continue
+            if self._repeated(chunk[start:end]):
                 continue
             self._keep(line_number, chunk[start:end])
             self._keep_after(chunk, end, line_number)
@@ -143,7 +160,7 @@ class _Scanner:
             self.kept.setdefault(number, raw)
         lines = [RawLine(n, decode_line(self.kept[n])) for n in sorted(self.kept)]
         total = self.tail_start + len(self.tail) - 1 if self.tail else self.line_count
-        return LogScan(lines, max(total, 0), bytes_read, self.truncated)
+        return LogScan(lines, max(total, 0), bytes_read, self.truncated, self.repeats_dropped)
 
 
 def _chunks(stream: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:

@@ -13,13 +13,14 @@ keeps its shape at bounded cost, and a rarer literal on the same lines
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 
 from trainwreck.evidence._text import decode_line
-from trainwreck.evidence.literals import required_set, split_branches
+from trainwreck.evidence.literals import compiled, required_sets
 
 # Lowercase literals that make a line interesting.
 GENERIC_LITERALS: tuple[bytes, ...] = (
@@ -32,7 +33,7 @@ _GENERIC_TEXT = tuple(literal.decode() for literal in GENERIC_LITERALS)
 # A bounded word inside a literal, with letters of the literal on neither side of it.
 _STANDALONE = re.compile(f"(?<=[^a-z])(?:{'|'.join(w.decode() for w in BOUNDED_WORDS)})(?=[^a-z])")
 
-Branches = tuple[re.Pattern[str], ...]
+Branches = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def _literal_lines(matcher: Matcher, lower: bytes) -> list[list[int]]:
 def _matches(chunk: bytes, start: int, branches: Branches) -> bool:
     end = chunk.find(b"\n", start)
     text = decode_line(chunk[start : len(chunk) if end < 0 else end])
-    return any(branch.search(text) for branch in branches)
+    return any(compiled(branch).search(text) for branch in branches)
 
 
 def _needless(literal: str) -> bool:
@@ -117,43 +118,38 @@ def _needless(literal: str) -> bool:
     )
 
 
-def _signatures(
-    keep: re.Pattern[str],
-) -> tuple[dict[str, list[re.Pattern[str]]], tuple[re.Pattern[bytes], ...]]:
+def _signatures(parts: Sequence[str]) -> tuple[dict[str, list[str]], tuple[re.Pattern[bytes], ...]]:
     """Literal -> branches needing it; and full scans for branches with no literal."""
-    needed: dict[str, list[re.Pattern[str]]] = {}
+    needed: dict[str, list[str]] = {}
     literal_free: list[str] = []
-    for branch in split_branches(keep.pattern):
-        literals = required_set(branch, keep.flags)
+    for branch, literals in required_sets(parts).items():
         if literals is None:
             literal_free.append(branch)
             continue
-        needed_literals = [literal for literal in literals if not _needless(literal)]
-        if not needed_literals:
-            continue  # every line it can match holds a generic word and is kept anyway
-        try:
-            compiled = re.compile(branch, keep.flags)
-        except re.error:
-            literal_free.append(branch)
-            continue
-        for literal in needed_literals:
-            needed.setdefault(literal, []).append(compiled)
-    full = (_to_bytes(branch, keep.flags) for branch in literal_free)
+        for literal in literals:
+            if not _needless(literal):
+                needed.setdefault(literal, []).append(branch)
+        # a branch whose literals are all needless matches only lines kept anyway
+    full = (_to_bytes(branch) for branch in literal_free)
     return needed, tuple(pattern for pattern in full if pattern is not None)
 
 
-def _to_bytes(pattern: str, flags: int) -> re.Pattern[bytes] | None:
+def _to_bytes(pattern: str) -> re.Pattern[bytes] | None:
     """The same regex over bytes (ASCII semantics), or None if it cannot be."""
     try:
-        return re.compile(pattern.encode("utf-8"), (flags & (re.I | re.S | re.X)) | re.M)
+        return re.compile(pattern.encode("utf-8"), re.M)
     except (re.error, UnicodeEncodeError):
         return None
 
 
-def build_matcher(keep: re.Pattern[str] | None) -> Matcher:
-    """Compile the generic words and the caller's `keep` regex into one automaton."""
-    needed, full_scans = _signatures(keep) if keep is not None else ({}, ())
+def build_matcher(parts: Sequence[str] = ()) -> Matcher:
+    """Compile the generic words and the caller's regexes into one automaton.
+
+    `parts` are self-contained alternatives (see `KnowledgeBase.keep_parts`): a
+    line is interesting when any of them matches it.
+    """
+    needed, full_scans = _signatures(parts)
     patterns = [*(lit.encode("utf-8") for lit in needed), *GENERIC_LITERALS, *BOUNDED_WORDS]
     automaton = BytesAhoCorasick(patterns, implementation=Implementation.DFA)
-    branches = tuple(tuple(dict.fromkeys(compiled)) for compiled in needed.values())
+    branches = tuple(tuple(dict.fromkeys(regexes)) for regexes in needed.values())
     return Matcher(automaton, branches, full_scans)

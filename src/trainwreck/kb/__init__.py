@@ -12,15 +12,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
+from trainwreck.diskcache import memo
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb.schema import Pattern
 
 PATTERNS_DIR = Path(__file__).parent / "patterns"
-# libyaml's safe loader when PyYAML was built with it (10x faster), else the pure one.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +42,7 @@ class KnowledgeBase:
 
     def keep_parts(self, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
         """Each signature (and `extra`) regex as a self-contained group, ready to join."""
-        return _keep_parts((*_signature_regexes(self.patterns), *extra))
+        return _keep_parts((*signature_regexes(self.patterns), *extra))
 
     def keep_regex(self, extra: tuple[str, ...] = ()) -> re.Pattern[str]:
         """One regex matching any line a signature (or an `extra` regex) could match.
@@ -54,7 +52,8 @@ class KnowledgeBase:
         return _keep_regex(self.keep_parts(extra))
 
 
-def _signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
+def signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
+    """Every signature and exclusion regex of the patterns, in page order."""
     regexes: list[str] = []
     for pattern in patterns:
         regexes.extend(sig.regex for sig in pattern.signatures if sig.regex)
@@ -81,8 +80,12 @@ def _keep_regex(parts: tuple[str, ...]) -> re.Pattern[str]:
 
 def read_pattern(path: Path) -> Pattern:
     """Load and validate one pattern file, naming the file in any error."""
+    import yaml  # a warm disk cache never parses YAML
+
+    # libyaml's safe loader when PyYAML was built with it (10x faster), else the pure one.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
         return Pattern.model_validate(data)
     except (OSError, yaml.YAMLError) as exc:
         raise KnowledgeBaseError(f"{path}: cannot read: {exc}") from exc
@@ -93,19 +96,31 @@ def read_pattern(path: Path) -> Pattern:
 
 
 def load_from(directory: Path) -> KnowledgeBase:
-    """Load every pattern under `directory`; duplicate ids are an error."""
+    """Load every pattern under `directory`; duplicate ids are an error.
+
+    Validated pages are memoised on disk by the content of every file, so only
+    a changed knowledge base pays for parsing and validation.
+    """
+    paths = sorted(directory.rglob("*.yaml"))
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    locations = "\0".join(path.as_posix() for path in paths).encode()
+    patterns, sources = memo("kb", digest.digest() + locations, lambda: _validated(paths))
+    return KnowledgeBase(patterns, f"{len(patterns)}p-{digest.hexdigest()[:10]}", sources)
+
+
+def _validated(paths: list[Path]) -> tuple[tuple[Pattern, ...], dict[str, Path]]:
     patterns: list[Pattern] = []
     sources: dict[str, Path] = {}
-    digest = hashlib.sha256()
-    for path in sorted(directory.rglob("*.yaml")):
+    for path in paths:
         pattern = read_pattern(path)
         for name in (pattern.id, *pattern.aliases):
             if name in sources:
                 raise KnowledgeBaseError(f"{path}: id {name!r} already used by {sources[name]}")
             sources[name] = path
         patterns.append(pattern)
-        digest.update(path.read_bytes())
-    return KnowledgeBase(tuple(patterns), f"{len(patterns)}p-{digest.hexdigest()[:10]}", sources)
+    return tuple(patterns), sources
 
 
 @cache
