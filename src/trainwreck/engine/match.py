@@ -119,12 +119,11 @@ class Corpus:
         """The first text (in evidence order) the regex matches, skipping quiet roles."""
         literals = self.literals.get(regex)
         candidates = self._holding(literals) if literals is not None else self._scanned(regex)
-        exact = compiled(regex)
-        for index in candidates:
+        for index in candidates:  # compiled only once a text could match
             item = self.texts[index]
             if not any_role and item.role in _QUIET_ROLES:
                 continue
-            if (found := exact.search(item.text)) is not None:
+            if (found := compiled(regex).search(item.text)) is not None:
                 return item, found
         return None
 

@@ -74,8 +74,15 @@ def find_hits(matcher: Matcher, chunk: bytes, quota: int) -> Hits:
         if dense:
             starts = starts[:: -(-len(starts) // quota)]
         found_lines = sampled if dense else kept
+        verdicts: dict[bytes, bool] = {}  # a warning repeated each step is checked once
         for start in starts:  # a line kept or sampled already needs no second look
-            if start not in kept and start not in found_lines and _matches(chunk, start, branches):
+            if start in kept or start in found_lines:
+                continue
+            end = chunk.find(b"\n", start)
+            line = chunk[start : len(chunk) if end < 0 else end]
+            if line not in verdicts:
+                verdicts[line] = _matches(line, branches)
+            if verdicts[line]:
                 found_lines.add(start)
     return Hits(kept, sampled - kept)
 
@@ -102,9 +109,8 @@ def _literal_lines(matcher: Matcher, lower: bytes) -> list[list[int]]:
     return lines
 
 
-def _matches(chunk: bytes, start: int, branches: Branches) -> bool:
-    end = chunk.find(b"\n", start)
-    text = decode_line(chunk[start : len(chunk) if end < 0 else end])
+def _matches(line: bytes, branches: Branches) -> bool:
+    text = decode_line(line)
     return any(compiled(branch).search(text) for branch in branches)
 
 
