@@ -9,31 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from helpers import assert_one_line_error, run
+
 CASES = Path(__file__).parent / "cases"
 # A real CUDA OOM traceback (pytorch/pytorch#35901); any case log would do.
 OOM_LOG = next((CASES / "pytorch-oom-fragmentation-35901").glob("*.log"))
-
-
-def run(
-    *args: str, stdin: bytes = b"", cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "trainwreck", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        check=False,
-    )
-    return subprocess.CompletedProcess(
-        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
-    )
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> None:
-    assert result.returncode == 2, result
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert result.stderr.startswith("trainwreck: error: ")
 
 
 def test_missing_path_is_one_line_exit_2(tmp_path: Path) -> None:

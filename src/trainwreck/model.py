@@ -8,9 +8,15 @@ fields freely, never rename them.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf
+
+if TYPE_CHECKING:  # NumPy is imported only by the code that reads or analyses curves
+    import numpy as np
+    from numpy.typing import NDArray
 
 Category = Literal[
     "oom",
@@ -157,6 +163,40 @@ class ConfigFile(Frozen):
     values: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
 
 
+@dataclass(frozen=True, eq=False)
+class MetricSeries:
+    """One metric's logged values in step order, as NumPy arrays.
+
+    A plain dataclass rather than a pydantic model: a curve can hold millions of
+    points, which validation would copy. `lines` gives each point's line in the
+    source (0 when unknown), so findings can point back at the evidence.
+    """
+
+    name: str
+    steps: NDArray[np.int64]
+    values: NDArray[np.float64]
+    lines: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.steps.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class MetricTable:
+    """Every metric one source logged: step -> series, with wall time when known.
+
+    `info` holds run facts the source states (`global_step`, `train_batch_size`,
+    `num_train_epochs`, `max_steps`, `step_unit`); `notes` says what was done to
+    messy input (a resumed run's repeated steps, unreadable rows).
+    """
+
+    source: str
+    series: Mapping[str, MetricSeries]
+    wall_seconds: MetricSeries | None = None
+    info: Mapping[str, Scalar] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
 class Evidence(Frozen):
     """Everything read from the user's inputs, with no judgement applied yet."""
 
@@ -170,6 +210,11 @@ class Evidence(Frozen):
     setup: Setup = Field(default_factory=Setup)
     symptoms: str | None = None
     gaps: tuple[Gap, ...] = ()
+    # Metric histories read from metric files (not from log lines); not in the JSON report.
+    metrics: tuple[InstanceOf[MetricTable], ...] = ()
+    # Machine facts an environment listing states (driver, driver_cuda, torch_cuda, python,
+    # nvcc_cuda, gpu): read by the environment analyzer; not in the JSON report.
+    environment_facts: dict[str, str] = Field(default_factory=dict)
 
     def installed_version(self, package: str) -> str | None:
         """The user's version of a package, from the env listing or the setup."""
@@ -280,6 +325,16 @@ class Prevention(Frozen):
     citation: str
 
 
+class Snippet(Frozen):
+    """Ready-to-paste code that captures more evidence the next time the failure happens."""
+
+    title: str
+    language: str
+    code: str
+    usage: str
+    citation: str
+
+
 class ToolInfo(Frozen):
     name: str = "trainwreck"
     version: str
@@ -298,5 +353,6 @@ class Diagnosis(Frozen):
     arithmetic: tuple[Arithmetic, ...] = ()
     findings: tuple[Finding, ...] = ()
     prevention: tuple[Prevention, ...] = ()
+    snippets: tuple[Snippet, ...] = ()
     warnings: tuple[str, ...] = ()
     inputs: tuple[InputFile, ...] = ()

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from trainwreck.analyzers import cuda_oom, loss, nccl, process
+from trainwreck.analyzers import (
+    cuda_oom,
+    curves,
+    environment,
+    loss,
+    memory_budget,
+    nccl,
+    process,
+)
 from trainwreck.model import Evidence, Finding
 
 Analyzer = Callable[[Evidence], list[Finding]]
@@ -17,10 +25,13 @@ Analyzer = Callable[[Evidence], list[Finding]]
 ANALYZERS: tuple[Analyzer, ...] = (
     process.analyze,
     cuda_oom.analyze,
+    memory_budget.analyze,
     nccl.analyze,
     loss.analyze,
+    curves.analyze,
+    environment.analyze,
 )
-KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP)
+KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP, *curves.KEEP, *environment.KEEP)
 
 
 def run(evidence: Evidence) -> tuple[Finding, ...]:

@@ -155,6 +155,12 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
     return found
 
 
+def oom_capacity(evidence: Evidence) -> int | None:
+    """The GPU capacity in bytes that a CUDA OOM message printed, if any."""
+    message = _oom_message(evidence)
+    return _parse(message.text).get("total") if message is not None else None
+
+
 def analyze(evidence: Evidence) -> list[Finding]:
     """A `cuda.oom` finding with the memory arithmetic, plus what explains it."""
     message = _oom_message(evidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from trainwreck import __version__
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.rank import Candidate, calibrate
+from trainwreck.fixes.snippets import snippets_for
 from trainwreck.fixes.verify import concrete_fix, fill_text
 from trainwreck.kb import KnowledgeBase
 from trainwreck.model import (
@@ -121,6 +122,7 @@ def build(
         arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
         findings=findings,
         prevention=_prevention(kb, hypotheses[0] if hypotheses else None),
+        snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,
     )

@@ -29,6 +29,7 @@ from trainwreck.model import (
     InputFile,
     InputKind,
     LogLine,
+    MetricTable,
     ProcessExit,
     Scalar,
 )
@@ -50,6 +51,8 @@ class _Collector:
     banners: dict[str, str] = field(default_factory=dict)
     model_config: dict[str, Scalar | list[Scalar]] = field(default_factory=dict)
     env_texts: list[str] = field(default_factory=list)
+    environment_facts: dict[str, str] = field(default_factory=dict)
+    metrics: list[MetricTable] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
 
     def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
@@ -132,6 +135,8 @@ class _Collector:
             self.env_texts.append(text)
             for package, version in environment.parse_listing(text).items():
                 self.environment.setdefault(package, version)
+            for key, value in environment.listing_facts(text, item.path).items():
+                self.environment_facts.setdefault(key, value)
         elif kind in ("config", "model_config"):
             values = configs.parse_config_text(item.path, text)
             if values is None:
@@ -142,10 +147,22 @@ class _Collector:
                 self.configs.append(ConfigFile(source=item.path, values=values))
             else:
                 self.model_config.update(values)
-        elif kind == "metrics" and item.path.endswith(".json"):
+        elif kind == "metrics":
+            self.read_metrics(item, text)
+
+    def read_metrics(self, item: Candidate, text: str) -> None:
+        """A metric file becomes a curve table; trainer_state.json also becomes lines."""
+        from trainwreck.curves.readers import read_text  # NumPy only for runs with metrics
+
+        if item.path.endswith(".json"):
             self._absorb_lines(
                 item.path, metrics.trainer_state_lines(item.path, files.load_json(text))
             )
+        table = read_text(item.path, text)
+        if isinstance(table, Gap):
+            self.gaps.append(table)
+        else:
+            self.metrics.append(table)
 
     def read_stdin(self, stdin: BinaryIO | None) -> None:
         stream, packed, reason = stdin_stream(stdin)
@@ -170,6 +187,8 @@ class _Collector:
             setup=setup,
             symptoms=clean(symptoms) if symptoms else None,
             gaps=tuple(self.gaps),
+            metrics=tuple(self.metrics),
+            environment_facts=self.environment_facts,
         )
 
 

@@ -1,5 +1,8 @@
 """Read environment listings: pip list/freeze, conda list, collect_env, nvidia-smi.
 
+The parsing itself lives in `trainwreck.env.listings` (shared with `trainwreck env`);
+this module adapts it to the evidence pipeline and reads framework banners in logs.
+
 Versions decide which bugs apply and which config keys exist, so every package
 version found is recorded under its normalised name (PEP 503).
 """
@@ -8,11 +11,9 @@ from __future__ import annotations
 
 import re
 
-_NAME = r"[A-Za-z0-9][A-Za-z0-9._\-]*"
+from trainwreck.env.listings import parse_listing as read_env_listing
+
 _VERSION = r"[0-9][0-9A-Za-z.+!\-_]*"
-_FREEZE = re.compile(rf"^({_NAME})\s*(?:===?)\s*({_VERSION})\s*$")
-_COLUMNS = re.compile(rf"^({_NAME})\s+({_VERSION})(?:\s+\S+)*\s*$")
-_COLLECT_ENV = re.compile(rf"^\[(?:pip3?|conda)\]\s+({_NAME})\s*(?:==|\s)\s*({_VERSION})")
 _BANNER = (
     (re.compile(r"PyTorch version:\s*(" + _VERSION + ")"), "torch"),
     (re.compile(r"DeepSpeed info: version=(" + _VERSION + ")"), "deepspeed"),
@@ -25,7 +26,6 @@ _BANNER = (
     (re.compile(r"transformers version[:=\s]+(" + _VERSION + ")", re.I), "transformers"),
     (re.compile(r"torch version[:=\s]+(" + _VERSION + ")", re.I), "torch"),
 )
-_SKIP_WORDS = {"package", "name", "#", "---------", "python", "cuda"}
 
 
 def normalise(name: str) -> str:
@@ -34,16 +34,14 @@ def normalise(name: str) -> str:
 
 
 def parse_listing(text: str) -> dict[str, str]:
-    """{package: version} from pip list/freeze, conda list or collect_env output."""
-    found: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", "-", "=")):
-            continue
-        match = _FREEZE.match(line) or _COLLECT_ENV.match(line) or _COLUMNS.match(line)
-        if match and match.group(1).lower() not in _SKIP_WORDS:
-            found.setdefault(normalise(match.group(1)), match.group(2))
-    return found
+    """{package: version} from any listing `trainwreck.env` reads (pip, conda, uv, collect_env)."""
+    env = read_env_listing(text)
+    return {name: p.version for name, p in env.packages.items() if p.version is not None}
+
+
+def listing_facts(text: str, source: str = "<listing>") -> dict[str, str]:
+    """Machine facts a listing states: driver, driver_cuda, torch_cuda, python, nvcc_cuda, gpu."""
+    return dict(read_env_listing(text, source).facts.values)
 
 
 def banner_versions(text: str) -> dict[str, str]:

@@ -11,6 +11,7 @@ import gzip
 import json
 import lzma
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,7 +78,13 @@ def _strip_compression_suffix(name: str) -> str:
 def kind_by_name(path: str, head: str) -> InputKind:
     """The role of a file from its name and its first few KiB of text."""
     name = _strip_compression_suffix(os.path.basename(path).lower())
-    if name == "trainer_state.json" or name.endswith(".jsonl") or name in {"metrics.csv"}:
+    if (
+        name == "trainer_state.json"
+        or name.endswith((".jsonl", ".ndjson"))
+        or name == "metrics.csv"
+    ):
+        return "metrics"
+    if name.endswith((".csv", ".tsv")) and _metric_header(head):
         return "metrics"
     if name.endswith(".json"):
         return _json_kind(name, head)
@@ -88,6 +95,16 @@ def kind_by_name(path: str, head: str) -> InputKind:
     ):
         return "env" if name.endswith((".txt", ".log", ".out")) or "." not in name else "log"
     return _text_kind(head)
+
+
+_METRIC_COLUMN = re.compile(
+    r"(?i)(?:^|[,\t/ _])(?:loss|step|lr|learning_rate|grad_norm)(?:$|[,\t_ ])"
+)
+
+
+def _metric_header(head: str) -> bool:
+    """A CSV whose header row names a step or a loss column holds a metric history."""
+    return bool(_METRIC_COLUMN.search(head.split("\n", 1)[0]))
 
 
 def _json_kind(name: str, head: str) -> InputKind:

@@ -72,7 +72,13 @@ _KEYS = {
         "model_max_length",
         "sequence_len",
     ),
-    "world_size": ("world_size", "num_processes", "tensor_parallel_size"),
+    "world_size": (
+        "world_size",
+        "num_processes",
+        "nproc_per_node",
+        "num_gpus",
+        "tensor_parallel_size",
+    ),
 }
 _GPU_CAPACITY = re.compile(r"GPU (\d+) has a total capacity of ([\d.]+) GiB")
 _GPU_NAME = re.compile(

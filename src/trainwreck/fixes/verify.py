@@ -74,22 +74,77 @@ def _verified(change: PatternChange, evidence: Evidence) -> tuple[bool, str | No
     )
 
 
+_FRAMEWORKS = ("transformers", "trl", "peft", "accelerate", "deepspeed", "vllm")
+
+
+def framework_versions(evidence: Evidence) -> dict[str, str]:
+    """Each framework's version from the evidence, else the newest bundled schema.
+
+    Never this machine's installation: the user's environment is what counts.
+    """
+    from trainwreck.verify.snapshots import versions
+
+    found = {}
+    for framework in _FRAMEWORKS:
+        installed = evidence.installed_version(framework)
+        known = versions(framework)
+        if installed or known:
+            found[framework] = installed or known[-1]
+    return found
+
+
+def _schema_verdict(
+    path: str, after: Value, evidence: Evidence, versions: dict[str, str]
+) -> tuple[bool | None, bool, str | None]:
+    """(exists, is the default, warning) from the framework's schema; None: not ours to say."""
+    from trainwreck.verify.guard import verify_key
+
+    verdict = verify_key(path, after, versions)
+    if not verdict.applicable or verdict.framework is None:
+        return None, False, None
+    where = f"{verdict.framework} {verdict.version}"
+    if evidence.installed_version(verdict.framework) is None:
+        where += " (the newest known; your version is not in the evidence)"
+    if verdict.exists:
+        return True, verdict.is_default, None
+    warning = f"`{path}` is not a key of {where}"
+    if verdict.replaced_by:
+        warning += f"; it was renamed to `{verdict.replaced_by}`"
+    if verdict.check_command:
+        warning += f"; check: {verdict.check_command}"
+    return False, False, warning
+
+
 def concrete_fix(
     fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
 ) -> tuple[Fix, list[str]]:
-    """The fix with values filled in, and a warning per key the user's version lacks."""
+    """The fix with values filled in, and a warning per key the user's version lacks.
+
+    A key of a framework we hold schemas for is verified against that framework's
+    version (the evidence's, else the newest known); a change to the value that
+    version already defaults to is no fix and is dropped.
+    """
     changes: list[Change] = []
     warnings: list[str] = []
+    versions = framework_versions(evidence)
     for change in fix.changes:
         verified, warning = _verified(change, evidence)
-        if warning:
-            warnings.append(warning)
+        after = _fill(change.after, values)
+        exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
+        if is_default:
+            warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
+            continue
+        if exists is not None:
+            verified = exists and warning is None
+        for text in (warning, schema_warning):
+            if text and text not in warnings:
+                warnings.append(text)
         before = _fill(change.before, values)
         changes.append(
             Change(
                 path=change.path,
                 before=before if before is not None else _from_config(change.path, evidence),
-                after=_fill(change.after, values),
+                after=after,
                 default=change.default,
                 verified=verified,
                 reason=change.reason,

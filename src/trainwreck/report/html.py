@@ -57,6 +57,7 @@ def to_html(diagnosis: Diagnosis) -> str:
             *_arithmetic(report.arithmetic),
             *_alternatives(report.alternatives),
             *_prevention(report),
+            *_snippets(report),
             *_list_section("Warnings", report.warnings),
         ]
     return "\n".join(
@@ -210,6 +211,17 @@ def _prevention(report: Report) -> list[str]:
         for g in report.prevention
     )
     return ["<h3>Prevention</h3>", "<ul>", *items, "</ul>"]
+
+
+def _snippets(report: Report) -> list[str]:
+    lines = []
+    for snippet in report.snippets:
+        lines += [
+            f"<h3>{_text(snippet.title)}</h3>",
+            f"<pre><code>{_text(snippet.code)}</code></pre>",
+            f'<p>{_text(snippet.usage)} <a href="{_text(snippet.citation)}">source</a></p>',
+        ]
+    return lines
 
 
 def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:

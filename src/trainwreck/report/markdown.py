@@ -41,6 +41,7 @@ def to_markdown(diagnosis: Diagnosis) -> str:
             *_arithmetic(report.arithmetic),
             *_alternatives(report.alternatives),
             *_prevention(report),
+            *_snippets(report),
             *_list_section("### Warnings", report.warnings),
         ]
     lines += ["---", f"*{report.footer}*"]
@@ -163,6 +164,14 @@ def _prevention(report: Report) -> list[str]:
     lines = ["### Prevention", ""]
     lines += [f"- {g.guard} (threshold: {g.threshold}) {_refs(g.refs)}" for g in report.prevention]
     return [*lines, ""]
+
+
+def _snippets(report: Report) -> list[str]:
+    lines = []
+    for snippet in report.snippets:
+        lines += [f"### {snippet.title}", "", *fenced(snippet.code, snippet.language), ""]
+        lines += [f"{snippet.usage} [source]({snippet.citation})", ""]
+    return lines
 
 
 def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:

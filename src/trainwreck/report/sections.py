@@ -17,6 +17,7 @@ from trainwreck.model import (
     Hypothesis,
     Prevention,
     Setup,
+    Snippet,
     Verification,
 )
 from trainwreck.report.scrub import scrub
@@ -127,6 +128,7 @@ class Report:
     alternatives: tuple[Alternative, ...]
     arithmetic: tuple[Table, ...]
     prevention: tuple[Guard, ...]
+    snippets: tuple[Snippet, ...]
     inputs: tuple[str, ...]
     findings: tuple[str, ...]
     warnings: tuple[str, ...]
@@ -146,6 +148,7 @@ def build(diagnosis: Diagnosis) -> Report:
             Table(a.title, tuple(_row(line) for line in a.lines), a.result) for a in d.arithmetic
         ),
         prevention=tuple(_guard(p) for p in d.prevention),
+        snippets=d.snippets,
         inputs=tuple(_input_line(f.path, f.kind, f.lines_read) for f in d.inputs),
         findings=tuple(f"{f.title}: {f.summary}" for f in d.findings),
         warnings=d.warnings,

@@ -1,0 +1,138 @@
+"""Metric curves: NaN onset and order, spikes, divergence, plateau, overfitting, LR schedule.
+
+A thin shell over `trainwreck.curves`: one table per metric file (read by the
+evidence pipeline) and one per log whose kept lines print metrics, the run facts
+the evidence states, and the detectors. `loss` already reports non-finite values
+and divergence from log lines, so those ids come from here only for sources it
+did not see. `trainwreck.curves` (and NumPy) are imported only when there is a curve.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from trainwreck.model import Evidence, Finding, LogLine, MetricTable, SourceRef
+
+if TYPE_CHECKING:
+    from trainwreck.curves.facts import RunFacts
+
+KEEP: tuple[str, ...] = (
+    r"OVERFLOW!|[Gg]radient overflow",
+    r"Num examples = |Total train batch size|Gradient Accumulation steps = "
+    r"|Total optimization steps = |Instantaneous batch size per device = |Num Epochs = ",
+)
+_FROM_LOSS_ANALYZER = frozenset({"loss.non_finite", "grad_norm.non_finite", "loss.diverged"})
+_METRIC_WORDS = ("loss", "overflow")
+# A value logged for a metric, not the word in a traceback (`compute_loss`): only then
+# is NumPy worth importing.
+_METRIC_VALUE = re.compile(
+    r"(?i)loss['\"]?\s*[:=]?\s*['\"]?[-+]?(?:\d|\.\d|nan|inf)|overflow!|gradient overflow"
+)
+_BANNER = {
+    "num_examples": re.compile(r"Num examples = ([\d,]+)"),
+    "total_batch": re.compile(r"Total train batch size[^=]*= ([\d,]+)"),
+    "micro_batch": re.compile(r"Instantaneous batch size per device = ([\d,]+)"),
+    "grad_accum": re.compile(r"Gradient Accumulation steps = ([\d,]+)"),
+    "max_steps": re.compile(r"Total optimization steps = ([\d,]+)"),
+    "num_train_epochs": re.compile(r"Num Epochs = ([\d,]+)"),
+}
+_CONFIG_KEYS = {
+    "warmup_steps": ("warmup_steps", "lr_warmup_steps", "warmup_num_steps"),
+    "warmup_ratio": ("warmup_ratio",),
+    "micro_batch": (
+        "per_device_train_batch_size",
+        "train_micro_batch_size_per_gpu",
+        "micro_batch_size",
+    ),
+    "grad_accum": ("gradient_accumulation_steps",),
+    "max_steps": ("max_steps", "train_iters"),
+    "num_train_epochs": ("num_train_epochs",),
+}
+_TABLE_FACTS = ("max_steps", "num_train_epochs")
+
+
+def _facts(evidence: Evidence) -> dict[str, tuple[float, str]]:
+    """Run facts from configs, the setup and the Trainer's start-of-training banner."""
+    found: dict[str, tuple[float, str]] = {}
+    for config in evidence.configs:
+        for key, value in config.values.items():
+            leaf = key.rsplit(".", 1)[-1]
+            for fact, names in _CONFIG_KEYS.items():
+                if leaf in names and isinstance(value, int | float) and not isinstance(value, bool):
+                    found.setdefault(fact, (float(value), f"{config.source}:{key}"))
+    setup = evidence.setup
+    for fact, value in (("world_size", setup.world_size), ("grad_accum", setup.grad_accum)):
+        if value:
+            found.setdefault(fact, (float(value), f"setup:{fact}"))
+    for line in evidence.lines:
+        if " = " not in line.text:
+            continue
+        for fact, pattern in _BANNER.items():
+            if (match := pattern.search(line.text)) is not None:
+                found.setdefault(
+                    fact, (float(match[1].replace(",", "")), f"{line.source}:{line.line}")
+                )
+    return found
+
+
+def _run_facts(found: dict[str, tuple[float, str]], table: MetricTable) -> RunFacts:
+    from trainwreck.curves.facts import Fact, RunFacts
+
+    facts = {key: Fact(value, source) for key, (value, source) in found.items()}
+    for key in _TABLE_FACTS:
+        value = table.info.get(key)
+        if isinstance(value, int | float) and key not in facts:
+            facts[key] = Fact(float(value), f"{table.source}:{key}")
+    return RunFacts(facts)
+
+
+def _log_tables(evidence: Evidence, skip: set[str]) -> list[MetricTable]:
+    from trainwreck.curves.textlog import read_lines
+
+    by_source: dict[str, list[LogLine]] = defaultdict(list)
+    for line in evidence.lines:
+        if line.source not in skip and any(w in line.text.lower() for w in _METRIC_WORDS):
+            by_source[line.source].append(line)
+    tables = [
+        read_lines(src, ((ln.line, ln.text) for ln in lines)) for src, lines in by_source.items()
+    ]
+    return [table for table in tables if table is not None]
+
+
+def _with_log_text(finding: Finding, texts: dict[tuple[str, int], str]) -> Finding:
+    """Point evidence at the log line itself when the value came from one."""
+    refs = tuple(
+        SourceRef(source=ref.source, line=ref.line, text=texts[(ref.source, ref.line)])
+        if ref.line is not None and (ref.source, ref.line) in texts
+        else ref
+        for ref in finding.evidence
+    )
+    return finding.model_copy(update={"evidence": refs})
+
+
+def analyze(evidence: Evidence) -> list[Finding]:
+    """Every curve event, one table at a time, in input order."""
+    has_lines = any(_METRIC_VALUE.search(line.text) for line in evidence.lines)
+    if not evidence.metrics and not has_lines:
+        return []
+    from trainwreck.curves.detect import detect
+
+    file_sources = {table.source for table in evidence.metrics}
+    tables = [*evidence.metrics, *_log_tables(evidence, file_sources)]
+    seen_by_loss = {line.source for line in evidence.lines if "loss" in line.text.lower()}
+    texts = {(line.source, line.line): line.text for line in evidence.lines}
+    found = _facts(evidence)
+    findings: list[Finding] = []
+    reported: set[tuple[str, str]] = set()
+    for table in tables:
+        for finding in detect(table, _run_facts(found, table)):
+            if finding.id in _FROM_LOSS_ANALYZER and table.source in seen_by_loss:
+                continue
+            # A run that wrote the same history twice (JSONL and CSV) gets one finding.
+            key = (finding.id, repr(sorted(finding.values.items())))
+            if key not in reported:
+                reported.add(key)
+                findings.append(_with_log_text(finding, texts))
+    return findings

@@ -1,0 +1,173 @@
+"""A CUDA OOM explained by the memory budget, when the evidence names the model.
+
+When the run's model config (a config.json beside the logs, or a bundled hub id
+in `--model_name_or_path`) and its settings are known, the budget is computed
+against the capacity the OOM message printed: which term dominates, and which
+changes would fit, each recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from trainwreck.analyzers.cuda_oom import oom_capacity
+from trainwreck.errors import TrainwreckError
+from trainwreck.model import Evidence, Finding, Scalar
+
+if TYPE_CHECKING:  # the memory package loads only when an OOM needs it
+    from trainwreck.memory.budget import Training
+    from trainwreck.memory.config import ModelConfig
+
+_TRUE = {True, "true", "True", "1"}
+
+
+def _config_value(configs: Mapping[str, object], *keys: str) -> object:
+    for key in keys:
+        if key in configs:
+            return configs[key]
+    return None
+
+
+def _sharding(merged: Mapping[str, object], distributed: str | None) -> tuple[int, str] | None:
+    """The ZeRO-equivalent stage from DeepSpeed keys or HF/accelerate FSDP settings.
+
+    The origin says which: FSDP keeps fp32 parameters under autocast, DeepSpeed keeps
+    16-bit ones with an fp32 master copy."""
+    for key in ("zero_optimization.stage", "zero_stage", "deepspeed_config.zero_stage"):
+        stage = merged.get(key)
+        if isinstance(stage, int) and 0 <= stage <= 3:
+            return stage, f"evidence: {key} {stage}"
+    fsdp = str(_config_value(merged, "fsdp", "fsdp_sharding_strategy") or "").lower()
+    if "shard_grad_op" in fsdp:
+        return 2, f"evidence: fsdp {fsdp} (gradients and optimizer sharded, like ZeRO-2)"
+    if "full_shard" in fsdp or "hybrid_shard" in fsdp or distributed == "fsdp":
+        return 3, f"evidence: FSDP {fsdp or 'sharding'} (everything sharded, like ZeRO-3)"
+    return None
+
+
+def _training(evidence: Evidence, positions: int | None) -> Training:
+    """The run's settings as `Training`, each labelled with where it came from."""
+    from trainwreck.memory.budget import Training
+
+    setup = evidence.setup
+    merged: dict[str, object] = {}
+    for config in evidence.configs:
+        merged.update(config.values)
+    origins: dict[str, str] = {}
+    settings: dict[str, object] = {}
+    if setup.batch_size:
+        settings["batch_size"] = setup.batch_size
+        origins["batch_size"] = f"evidence: micro-batch {setup.batch_size}"
+    if setup.seq_len:
+        settings["seq_len"] = setup.seq_len
+        origins["seq_len"] = f"evidence: sequence length {setup.seq_len}"
+    precision = (setup.precision or "").lower()
+    if precision in ("bf16", "fp16", "fp32"):
+        settings["dtype"] = precision
+        origins["dtype"] = f"evidence: {precision}"
+    if _config_value(merged, "gradient_checkpointing") in _TRUE:
+        settings["gradient_checkpointing"] = True
+        origins["gradient_checkpointing"] = "evidence: gradient_checkpointing true"
+    finetuning = str(_config_value(merged, "finetuning_type", "peft_type") or "").lower()
+    rank = _config_value(merged, "lora_rank", "lora_r", "r")
+    if finetuning in ("lora", "qlora") or isinstance(rank, int):
+        settings["lora_r"] = rank if isinstance(rank, int) else 8
+        origins["lora_r"] = (
+            f"evidence: LoRA r={rank}" if isinstance(rank, int) else "[assumed] LoRA r=8"
+        )
+    sharding = _sharding(merged, setup.distributed)
+    if sharding is not None:
+        settings["zero"], origins["zero"] = sharding
+    if setup.world_size:
+        settings["gpus"] = setup.world_size
+        origins["gpus"] = f"evidence: world size {setup.world_size}"
+    deepspeed = "zero" in origins and "FSDP" not in origins["zero"]
+    if "dtype" in settings and "lora_r" not in settings and not deepspeed:
+        # Trainer/accelerate --fp16/--bf16 autocast a model whose weights stay fp32
+        settings["amp"] = True
+        origins["amp"] = f"[assumed] {precision} autocast keeps fp32 weights, grads and states"
+    if "seq_len" not in settings and positions is not None and positions < 2048:
+        settings["seq_len"] = positions
+        origins["seq_len"] = f"[assumed] {positions}, the model's longest context"
+    return Training(origins=origins, **settings)  # type: ignore[arg-type]
+
+
+def _model_config(evidence: Evidence) -> ModelConfig | None:
+    from trainwreck.memory.config import ModelConfig, load_config
+
+    values = evidence.model_config_values
+    if values.get("model_type"):
+        return ModelConfig(values, "model config.json")
+    name = evidence.setup.model
+    if name:
+        try:
+            return load_config(name)
+        except TrainwreckError:
+            return None
+    return None
+
+
+def _context_length(config: ModelConfig) -> int | None:
+    for key in ("max_position_embeddings", "n_positions", "n_ctx"):
+        value = config.values.get(key)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def analyze(evidence: Evidence) -> list[Finding]:
+    """A `memory.budget` finding when an OOM, a model config and a capacity are known."""
+    capacity = oom_capacity(evidence)
+    if capacity is None:
+        return []
+    config = _model_config(evidence)
+    if config is None:
+        return []
+    from trainwreck.memory.architectures import shape_of
+    from trainwreck.memory.budget import GIB, gib, total_of, training_budget
+    from trainwreck.memory.fit import fit_search
+
+    try:
+        shape = shape_of(config)
+        run = _training(evidence, _context_length(config))
+        budget = training_budget(shape, run, capacity)
+    except TrainwreckError:
+        return []
+    terms = [line for line in budget.lines[:-1] if line.label != "CUDA context"]
+    dominant = max(terms, key=lambda line: int(line.value))
+    total = total_of(budget)
+    fixes = [fix for fix in fit_search(shape, run, capacity) if fix.fits]
+    fits = "; ".join(f"{fix.action} → {gib(fix.total)}" for fix in fixes[:3])
+    summary = (
+        f"estimated {gib(total)} per GPU against {gib(capacity)}; the largest term is "
+        f"{dominant.label} ({gib(int(dominant.value))})"
+        + (f". Fits with: {fits}" if fits else ". No single or combined change fits")
+    )
+    values: dict[str, Scalar] = {
+        "estimated_gib": round(total / GIB, 2),
+        "capacity_gib": round(capacity / GIB, 2),
+        "dominant_term": dominant.label,
+        "fitting_change": fixes[0].action if fixes else None,
+    }
+    findings = [
+        Finding(
+            id="memory.budget",
+            title="Memory budget for this model and setup",
+            category="oom",
+            summary=summary,
+            values=values,
+            arithmetic=budget,
+        )
+    ]
+    if total > capacity:  # the steady-state working set alone does not fit the card
+        findings.append(
+            Finding(
+                id="memory.over_capacity",
+                title="The memory budget exceeds the GPU",
+                category="oom",
+                summary=f"{gib(total)} needed per GPU, {gib(capacity)} available",
+                values=values,
+            )
+        )
+    return findings

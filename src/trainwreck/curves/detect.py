@@ -1,0 +1,52 @@
+"""Run every curve detector over one MetricTable; the one entry point analyzers call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from trainwreck.curves import nonfinite, schedule, spikes, trends
+from trainwreck.curves.facts import RunFacts
+from trainwreck.curves.periodic import periodic_spikes
+from trainwreck.model import Finding, MetricTable
+
+_SIMPLE: tuple[Callable[[MetricTable], Finding | None], ...] = (
+    nonfinite.loss_scale_collapse,
+    trends.divergence,
+    trends.plateau,
+    trends.overfitting,
+    schedule.lr_zero,
+)
+
+
+def _spike_findings(table: MetricTable, facts: RunFacts) -> list[Finding]:
+    loss = table.series.get("loss")
+    if loss is None:
+        return []
+    found = spikes.find_spikes(loss)
+    if not found:
+        return []
+    out = [spikes.spike_finding(table, loss, found)]
+    for extra in (
+        periodic_spikes(table, loss, found, facts),
+        spikes.grad_norm_lead(table, found),
+    ):
+        if extra is not None:
+            out.append(extra)
+    return out
+
+
+def detect(table: MetricTable, facts: RunFacts | None = None) -> list[Finding]:
+    """Every event the curves of one source show, in a fixed order."""
+    facts = facts or RunFacts()
+    findings = nonfinite.detect_non_finite(table)
+    findings += [f for check in _SIMPLE if (f := check(table)) is not None]
+    findings += _spike_findings(table, facts)
+    for check in (schedule.lr_decay_early, schedule.lr_no_warmup):
+        if (finding := check(table, facts)) is not None:
+            findings.append(finding)
+    unit = table.info.get("step_unit")
+    if isinstance(unit, str):  # say what "step" means when the source printed none
+        findings = [
+            f.model_copy(update={"summary": f"{f.summary} [step = {unit}]"}) for f in findings
+        ]
+    return findings

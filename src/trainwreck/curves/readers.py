@@ -1,0 +1,205 @@
+"""Metric files -> MetricTable: trainer_state.json, JSONL, JSON, CSV, MLflow, TensorBoard.
+
+Readers never raise on bad input: what cannot be read is a Gap with a one-line
+reason, and a file that is partly broken (a truncated last line from a killed
+process, strings where numbers belong) is read as far as it goes, with a note.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+import numpy as np
+
+from trainwreck.curves.columns import Row, add_columns, rows_to_columns
+from trainwreck.curves.table import WALL, TableBuilder
+from trainwreck.curves.textlog import read_lines
+from trainwreck.model import Gap, MetricTable
+
+_STATE_INFO = (
+    "global_step",
+    "max_steps",
+    "num_train_epochs",
+    "train_batch_size",
+    "logging_steps",
+    "eval_steps",
+    "epoch",
+)
+TENSORBOARD_MISSING = (
+    "TensorBoard event file skipped: reading it needs the optional 'tensorboard' "
+    "package (pip install tensorboard)"
+)
+
+
+def _finish(builder: TableBuilder, what: str) -> MetricTable | Gap:
+    table = builder.build()
+    if not table.series:
+        return Gap(source=builder.source, reason=f"no numeric metric found in this {what}")
+    return table
+
+
+def _rows_builder(source: str, rows: Sequence[Row], lines: Sequence[int]) -> TableBuilder:
+    builder = TableBuilder(source)
+    if rows:
+        add_columns(builder, rows_to_columns(rows), np.asarray(lines, dtype=np.int64))
+    return builder
+
+
+def read_trainer_state(source: str, data: Mapping[str, object]) -> MetricTable | Gap:
+    """HF `trainer_state.json`: log_history rows plus the run facts beside them."""
+    history = data.get("log_history")
+    rows = [row for row in history if isinstance(row, dict)] if isinstance(history, list) else []
+    builder = _rows_builder(source, rows, range(1, len(rows) + 1))
+    for key in _STATE_INFO:
+        value = data.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            builder.info[key] = value
+    return _finish(builder, "trainer_state.json")
+
+
+def _json_lines(text: str) -> tuple[list[object], list[int], int]:
+    """Parsed lines, their line numbers, and how many non-blank lines there were."""
+    lines = text.rstrip("\n").split("\n")
+    if "\n\n" in text.rstrip("\n") or any(not line.strip() for line in lines[-1:]):
+        numbers = [i for i, line in enumerate(lines, start=1) if line.strip()]
+        body = [lines[i - 1] for i in numbers]
+    else:
+        numbers, body = list(range(1, len(lines) + 1)), lines
+    try:  # one parse of the whole file is several times faster than one per line
+        return json.loads("[" + ",".join(body) + "]"), numbers, len(numbers)
+    except (ValueError, RecursionError):
+        pass
+    rows: list[object] = []
+    kept: list[int] = []
+    for number, line in zip(numbers, body, strict=True):
+        try:
+            rows.append(json.loads(line))
+            kept.append(number)
+        except (ValueError, RecursionError):
+            continue
+    return rows, kept, len(numbers)
+
+
+def read_jsonl(source: str, text: str) -> MetricTable | Gap:
+    """One JSON object per line; bad lines (a truncated last line) are skipped and counted."""
+    rows, numbers, total = _json_lines(text)
+    if not all(type(row) is dict for row in rows):
+        pairs = [(row, n) for row, n in zip(rows, numbers, strict=True) if isinstance(row, dict)]
+        rows, numbers = [row for row, _ in pairs], [n for _, n in pairs]
+    builder = _rows_builder(source, cast(list[Row], rows), numbers)
+    if len(rows) < total:
+        builder.notes.append(f"{total - len(rows)} line(s) were not JSON objects; skipped")
+    return _finish(builder, "JSONL file")
+
+
+def read_csv(source: str, text: str) -> MetricTable | Gap:
+    """CSV with a header row: Lightning's CSVLogger, W&B exports, a user's own file."""
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    records = list(csv.reader(text.splitlines(), delimiter=delimiter))
+    if len(records) < 2:
+        return Gap(source=source, reason="CSV file has no data rows")
+    header, body = records[0], records[1:]
+    good = [(row, n) for n, row in enumerate(body, start=2) if len(row) == len(header)]
+    columns: dict[str, Sequence[object]] = {}
+    if good:
+        for index, key in enumerate(header):
+            columns[key] = [row[index] for row, _ in good]
+    builder = TableBuilder(source)
+    add_columns(builder, columns, np.asarray([n for _, n in good], dtype=np.int64))
+    if len(good) < len(body):
+        builder.notes.append(f"{len(body) - len(good)} row(s) with a wrong field count skipped")
+    return _finish(builder, "CSV file")
+
+
+def read_json(source: str, text: str) -> MetricTable | Gap:
+    """trainer_state.json, or a W&B history export (a list of rows, or {"history": [...]})."""
+    try:
+        data: object = json.loads(text)
+    except (ValueError, RecursionError):
+        return Gap(source=source, reason="not valid JSON")
+    if isinstance(data, dict) and "log_history" in data:
+        return read_trainer_state(source, data)
+    if isinstance(data, dict):
+        data = data.get("history", data.get("rows"))
+    if not isinstance(data, list):
+        return Gap(source=source, reason="JSON holds no list of metric rows")
+    rows = [row for row in data if isinstance(row, dict)]
+    return _finish(_rows_builder(source, rows, range(1, len(rows) + 1)), "JSON file")
+
+
+def read_text(source: str, text: str) -> MetricTable | Gap:
+    """Read a metric file by its name (and, for JSON, its content); logs by their lines."""
+    name = os.path.basename(source).lower().removesuffix(".gz").removesuffix(".xz")
+    if name.endswith((".jsonl", ".ndjson")):
+        return read_jsonl(source, text)
+    if name.endswith(".json"):
+        return read_json(source, text)
+    if name.endswith((".csv", ".tsv")):
+        return read_csv(source, text)
+    table = read_lines(source, enumerate(text.splitlines(), start=1))
+    return table if table is not None else Gap(source=source, reason="no metric lines found")
+
+
+def _mlflow_points(path: str) -> np.ndarray | None:
+    """Rows of (timestamp ms, value, step); unreadable lines are skipped."""
+    points: list[tuple[float, float, float]] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                parts = line.split()
+                try:
+                    points.append((float(parts[0]), float(parts[1]), float(parts[2])))
+                except (ValueError, IndexError):
+                    continue
+    except OSError:
+        return None
+    return np.array(points) if points else None
+
+
+def read_mlflow_run(run_dir: str) -> MetricTable | Gap:
+    """`mlruns/<experiment>/<run>/metrics/<name>`: lines of `timestamp value step`."""
+    metrics_dir = os.path.join(run_dir, "metrics")
+    builder = TableBuilder(run_dir)
+    have_wall = False
+    for root, _, names in sorted(os.walk(metrics_dir)):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            data = _mlflow_points(path)
+            if data is None:
+                continue
+            metric = os.path.relpath(path, metrics_dir).replace(os.sep, "/")
+            steps = data[:, 2].astype(np.int64)
+            lines = np.arange(1, data.shape[0] + 1, dtype=np.int64)
+            builder.add_columns(metric, steps, data[:, 1], lines)
+            if not have_wall:
+                builder.add_columns(WALL, steps, data[:, 0] / 1000.0, lines)
+                have_wall = True
+    return _finish(builder, "MLflow run")
+
+
+def read_tensorboard(path: str) -> MetricTable | Gap:
+    """Scalars of a TensorBoard event file or directory, via the optional package."""
+    try:
+        from tensorboard.backend.event_processing import (  # type: ignore[import-not-found]
+            event_accumulator,
+        )
+    except ImportError:
+        return Gap(source=path, reason=TENSORBOARD_MISSING)
+    accumulator = event_accumulator.EventAccumulator(path, size_guidance={"scalars": 0})
+    try:
+        accumulator.Reload()
+    except Exception as error:  # a corrupt event file is a gap, never a crash
+        return Gap(source=path, reason=f"cannot read TensorBoard events: {error}")
+    builder = TableBuilder(path)
+    for tag in accumulator.Tags().get("scalars", []):
+        events = accumulator.Scalars(tag)
+        steps = np.array([e.step for e in events], dtype=np.int64)
+        values = np.array([e.value for e in events], dtype=np.float64)
+        zeros = np.zeros(steps.shape[0], dtype=np.int64)
+        builder.add_columns(tag, steps, values, zeros)
+    return _finish(builder, "TensorBoard event file")

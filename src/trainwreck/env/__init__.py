@@ -1,0 +1,52 @@
+"""Environment evidence and conflict analysis: what is installed, and what cannot work together.
+
+    read_live()           this interpreter: distributions, versions, Requires-Dist (and,
+                          on request, torch's CUDA / cuDNN / NCCL)
+    read_listing(text)    a captured listing: pip freeze / list, conda list, uv pip list,
+                          collect_env, nvidia-smi, nvcc --version
+    check(env)            every Conflict: declared requirements, cited matrices
+                          (companions, pins, driver, Python, NumPy 2 ABI)
+
+The CLI (`trainwreck env`) and the `environment` analyzer are thin shells over
+these. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from trainwreck.env.listings import merge, parse_listing
+from trainwreck.env.live import read_live
+from trainwreck.env.model import Conflict, Environment, Facts, Package, normalise
+
+__all__ = [
+    "Conflict",
+    "Environment",
+    "Facts",
+    "Package",
+    "check",
+    "merge",
+    "normalise",
+    "read_listing",
+    "read_live",
+]
+
+read_listing = parse_listing
+
+
+def check(env: Environment) -> list[Conflict]:
+    """Every conflict, errors first; a matrix row repeating a Requires-Dist conflict is dropped."""
+    from trainwreck.env import compat, requirements
+
+    declared = requirements.check_requirements(env)
+    seen = {(c.package, c.dependency) for c in declared}
+    cited = [
+        c
+        for c in (
+            *compat.check_rules(env),
+            *compat.check_variants(env),
+            *compat.check_numpy2(env),
+            *compat.check_driver(env),
+            *compat.check_python(env),
+        )
+        if (c.package, c.dependency) not in seen
+    ]
+    return sorted([*declared, *cited], key=lambda c: c.severity != "error")

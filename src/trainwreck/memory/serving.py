@@ -1,0 +1,132 @@
+"""Inference memory: the KV cache, and what a vLLM engine has left for it.
+
+KV cache per token = 2 (K and V) × layers × num_key_value_heads × head_dim ×
+bytes; grouped-query models store only their KV heads, never all attention
+heads. vLLM sizes its cache as gpu_memory_utilization × capacity minus the
+weights and the activation peak it profiles at start-up
+(https://docs.vllm.ai/en/v0.8.1/serving/engine_args.html).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainwreck.errors import UsageError
+from trainwreck.memory.architectures import Shape
+from trainwreck.memory.budget import DTYPE_BYTES, GIB, gib
+from trainwreck.model import Arithmetic, ArithmeticLine
+
+VLLM_ARGS_URL = "https://docs.vllm.ai/en/v0.8.1/serving/engine_args.html"
+
+
+def kv_bytes_per_token(shape: Shape, kv_dtype: str = "bf16") -> int:
+    """Bytes of K and V one token occupies across all layers."""
+    layers = shape.layers + shape.decoder_layers
+    return 2 * layers * shape.kv_heads * shape.head_dim * DTYPE_BYTES[kv_dtype]
+
+
+@dataclass(frozen=True)
+class Serving:
+    """A vLLM-style engine setup; `origins` says where each setting came from."""
+
+    max_model_len: int = 4096
+    gpu_memory_utilization: float = 0.9
+    dtype: str = "bf16"
+    kv_dtype: str = "bf16"
+    tensor_parallel: int = 1
+    activation_gib: float = 2.0
+    origins: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def source(self, name: str) -> str:
+        return self.origins.get(name, f"[assumed] {getattr(self, name)!r} (default)")
+
+    def validate(self) -> None:
+        if not 0 < self.gpu_memory_utilization <= 1:
+            raise UsageError(
+                f"--gpu-memory-utilization {self.gpu_memory_utilization}: must be in (0, 1]"
+            )
+        if self.max_model_len < 1:
+            raise UsageError(f"--max-model-len {self.max_model_len}: must be at least 1")
+        if self.tensor_parallel < 1:
+            raise UsageError(f"--tensor-parallel {self.tensor_parallel}: must be at least 1")
+
+
+def serving_budget(shape: Shape, run: Serving, capacity: int) -> Arithmetic:
+    """Weights, KV budget and the tokens / max_model_len it holds, per GPU."""
+    run.validate()
+    tp = run.tensor_parallel
+    per_token = kv_bytes_per_token(shape, run.kv_dtype) // tp
+    weights = shape.params * DTYPE_BYTES[run.dtype] // tp
+    usable = int(run.gpu_memory_utilization * capacity)
+    peak = int(run.activation_gib * GIB)
+    kv_budget = usable - weights - peak
+    layers = shape.layers + shape.decoder_layers
+    per_sequence = per_token * run.max_model_len
+    lines = [
+        ArithmeticLine(
+            label="usable memory",
+            formula=f"{run.gpu_memory_utilization} × {gib(capacity)}",
+            value=usable,
+            unit="bytes",
+            source=f"{run.source('gpu_memory_utilization')}; [source] {VLLM_ARGS_URL}",
+        ),
+        ArithmeticLine(
+            label="weights",
+            formula=f"{shape.params:,} params × {DTYPE_BYTES[run.dtype]} B / TP {tp}",
+            value=weights,
+            unit="bytes",
+            source=f"config.json sizes; {run.source('dtype')}",
+        ),
+        ArithmeticLine(
+            label="activation peak",
+            formula=f"{run.activation_gib} GiB",
+            value=peak,
+            unit="bytes",
+            source=f"[assumed] {run.activation_gib} GiB profiled peak; vLLM logs the real one",
+        ),
+        ArithmeticLine(
+            label="KV cache budget",
+            formula="usable − weights − activation peak",
+            value=kv_budget,
+            unit="bytes",
+            source="computed",
+        ),
+        ArithmeticLine(
+            label="KV per token",
+            formula=(
+                f"2 × {layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} head_dim"
+                f" × {DTYPE_BYTES[run.kv_dtype]} B / TP {tp}"
+            ),
+            value=per_token,
+            unit="bytes",
+            source="config.json:num_hidden_layers, num_key_value_heads, head_dim",
+        ),
+        ArithmeticLine(
+            label="tokens the cache holds",
+            formula="KV cache budget / KV per token",
+            value=max(kv_budget, 0) // per_token,
+            unit="tokens",
+            source="computed",
+        ),
+        ArithmeticLine(
+            label="one sequence at max_model_len",
+            formula=f"{run.max_model_len:,} tokens × KV per token",
+            value=per_sequence,
+            unit="bytes",
+            source=run.source("max_model_len"),
+        ),
+    ]
+    if kv_budget <= 0:
+        result = f"the weights and activation peak ({gib(weights + peak)}) leave no KV cache"
+    elif per_sequence > kv_budget:
+        fit = kv_budget // per_token
+        result = (
+            f"max_model_len {run.max_model_len:,} needs {gib(per_sequence)} of KV cache but only "
+            f"{gib(kv_budget)} is left: at most {fit:,} tokens fit"
+        )
+    else:
+        result = (
+            f"KV cache {gib(kv_budget)} holds {kv_budget // per_sequence:,} sequences of "
+            f"{run.max_model_len:,} tokens at once"
+        )
+    return Arithmetic(title="Serving memory per GPU", lines=tuple(lines), result=result)
