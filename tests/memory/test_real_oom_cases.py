@@ -65,6 +65,22 @@ def test_llamafactory_llama7b_zero2_on_v100s_blames_the_optimizer() -> None:
     assert "fp32 master copy" in terms["optimizer (adamw)"].formula
 
 
+def test_alpaca_llama13b_fsdp_on_two_a100s_fits_with_offload_or_lora() -> None:
+    # README "Addressing OOM": full-parameter fp32 state is ~16 B/param; remedies are FSDP
+    # CPU offload, ZeRO-3 with offload, or LoRA. The budget reads torchrun's world size (2)
+    # and FSDP full_shard; both prescribed kinds of change must be among those that fit.
+    finding = budget("alpaca-llama13b-fsdp-a100-86")
+    values = finding.values
+    assert values["capacity_gib"] == 79.18
+    assert isinstance(values["estimated_gib"], float) and values["estimated_gib"] > 79.18
+    assert values["dominant_term"] == "optimizer (adamw)"
+    assert "offload optimizer state to CPU RAM" in finding.summary
+    assert "train LoRA adapters" in finding.summary
+    terms = lines(finding)
+    assert "13,015,864,320 params" in terms["weights"].formula  # LLaMA-13B from config.json
+    assert "/ 2 GPUs (ZeRO-3)" in terms["weights"].formula
+
+
 @pytest.mark.parametrize(
     "case", ["alpaca-llama7b-fsdp-v100-223", "llamafactory-llama7b-zero2-v100-1221"]
 )

@@ -17,12 +17,13 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|nan|NaN|inf|Infinity|-inf)"
 _METRIC = {
     "loss": re.compile(
         r"(?i)(?<!\w)(?:lm |train_|train/|train |total_|total )?loss"
-        rf"['\"]?\s*[:=]?\s*(?:tensor\()?({_NUMBER})"
+        rf"['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?({_NUMBER})"
     ),
-    "grad_norm": re.compile(rf"grad[_ ]norm['\"]?\s*[:=]\s*(?:tensor\()?({_NUMBER})"),
+    # transformers 5 prints logged values quoted: {'loss': '1.23', 'grad_norm': '0.5'}
+    "grad_norm": re.compile(rf"grad[_ ]norm['\"]?\s*[:=]\s*['\"]?(?:tensor\()?({_NUMBER})"),
 }
 _STEP = re.compile(r"(?:'step'|\bstep|\biteration)['\"]?\s*[:=]?\s*(\d+)")
-KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*(?:tensor\()?(?:[-+]?\d|nan|inf)",)
+KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
 _MIN_POINTS_FOR_DIVERGENCE = 8
 
 

@@ -19,7 +19,10 @@ NUMBER = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|NaN|NAN
 _HF_DICT = re.compile(
     r"\{[^{}]*['\"](?:loss|eval_loss|train_loss|learning_rate|grad_norm)['\"][^{}]*\}"
 )
-_HF_PAIR = re.compile(rf"['\"]([^'\"]+)['\"]\s*:\s*(?:tensor\(|np\.float\d+\()?({NUMBER})")
+# transformers 5 prints the values quoted: {'loss': '1.23', 'epoch': '0.5'}
+_HF_PAIR = re.compile(
+    rf"['\"]([^'\"]+)['\"]\s*:\s*['\"]?(?:tensor\(|np\.float\d+\()?({NUMBER})['\"]?"
+)
 _MEGATRON = re.compile(r"\biteration\s+(\d+)\s*/\s*\d+\s*\|")
 _MEGATRON_PAIR = re.compile(rf"^\s*([A-Za-z][^:|]*?)\s*:\s*({NUMBER})\s*$")
 _OVERFLOW = re.compile(
