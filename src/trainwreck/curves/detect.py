@@ -12,6 +12,7 @@ from trainwreck.model import Finding, MetricTable
 _SIMPLE: tuple[Callable[[MetricTable], Finding | None], ...] = (
     nonfinite.loss_scale_collapse,
     trends.divergence,
+    trends.explosion,
     trends.plateau,
     trends.overfitting,
     schedule.lr_zero,

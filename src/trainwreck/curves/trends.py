@@ -222,3 +222,48 @@ def overfitting(table: MetricTable) -> Finding | None:
         },
         arithmetic=Arithmetic(title="Overfitting", lines=lines, result=summary),
     )
+
+
+EXPLOSION_RATIO = 1e3  # a jump no noise explains, so a few points suffice
+MIN_EXPLOSION_POINTS = 3
+
+
+def explosion(table: MetricTable) -> Finding | None:
+    """The loss jumps to at least 1000x the median of everything before and never
+    comes back below 100x: unambiguous even in a short paste of a few steps."""
+    series = table.series.get("loss")
+    if series is None:
+        return None
+    keep = np.flatnonzero(np.isfinite(series.values) & (series.values > 0))
+    if keep.size < MIN_EXPLOSION_POINTS:
+        return None
+    values = series.values[keep]
+    for at in range(2, values.size):
+        before = float(np.median(values[:at]))
+        if values[at] >= EXPLOSION_RATIO * before and np.all(values[at:] >= 100 * before):
+            step = int(series.steps[keep[at]])
+            ratio = float(values[at] / before)
+            summary = (
+                f"loss jumped from a median of {fmt(before)} to {fmt(float(values[at]))} at step "
+                f"{step} ({ratio:.3g}x) and never came back"
+            )
+            lines = (
+                arith("median before", f"median of the {at} earlier values", before, "computed"),
+                arith(
+                    "loss at the jump",
+                    "logged",
+                    float(values[at]),
+                    where(table, series, int(keep[at])),
+                ),
+                arith("jump", "loss / median before", round(ratio, 3), "computed", "x"),
+            )
+            return Finding(
+                id="curves.loss_explosion",
+                title="Loss exploded",
+                category="divergence",
+                summary=summary,
+                evidence=(point(table, series, int(keep[at])),),
+                values={"step": step, "ratio": round(ratio, 3), "before": round(before, 6)},
+                arithmetic=Arithmetic(title="Loss explosion", lines=lines, result=summary),
+            )
+    return None
