@@ -63,7 +63,7 @@ def _torch_facts() -> tuple[dict[str, str], list[str]]:
         cudnn = torch.backends.cudnn.version()
         if cudnn:
             values["cudnn"] = str(cudnn)
-    except Exception:
+    except Exception:  # a build without cuDNN raises here: the value is simply unknown
         pass
     try:
         if torch.cuda.is_available():

@@ -77,8 +77,9 @@ class Training:
                 raise UsageError(message)
 
 
-def _line(label: str, formula: str, value: int, source: str) -> ArithmeticLine:
-    return ArithmeticLine(label=label, formula=formula, value=value, unit="bytes", source=source)
+def line(label: str, formula: str, value: int, source: str, unit: str = "bytes") -> ArithmeticLine:
+    """One budget line; amounts are bytes unless `unit` says otherwise."""
+    return ArithmeticLine(label=label, formula=formula, value=value, unit=unit, source=source)
 
 
 def gib(value: int | float) -> str:
@@ -173,7 +174,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     param_shard = shards if run.zero == 3 else 1
     on_gpu_weights = 0 if run.offload_params else weights // param_shard
     lines.append(
-        _line(
+        line(
             "weights",
             weights_note + (f" / {param_shard} GPUs (ZeRO-3)" if param_shard > 1 else ""),
             on_gpu_weights,
@@ -184,7 +185,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     adapter_bytes = trainable * 4 if adapters else 0
     if adapters:
         lines.append(
-            _line(
+            line(
                 "LoRA adapters",
                 f"r={run.lora_r} on {','.join(run.lora_targets)}: {trainable:,} params × 4 B",
                 adapter_bytes,
@@ -194,7 +195,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     grad_shard = shards if run.zero >= 2 else 1
     grads = trainable * train_width // grad_shard
     lines.append(
-        _line(
+        line(
             "gradients",
             f"{trainable:,} trainable × {train_width} B"
             + (f" / {grad_shard} GPUs (ZeRO-{run.zero})" if grad_shard > 1 else ""),
@@ -212,7 +213,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     opt_shard = shards if run.zero >= 1 else 1
     on_gpu_optimizer = 0 if run.offload_optimizer else optimizer // opt_shard
     lines.append(
-        _line(
+        line(
             f"optimizer ({run.optimizer})",
             note
             + (f" / {opt_shard} GPUs (ZeRO-{run.zero})" if opt_shard > 1 else "")
@@ -233,9 +234,9 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
         f"{run.source('batch_size')}; {run.source('seq_len')}; "
         f"{run.source('gradient_checkpointing')}; {run.source('attention')}"
     )
-    lines.append(_line("activations", act.formula, act.blocks + act.final, settings))
+    lines.append(line("activations", act.formula, act.blocks + act.final, settings))
     lines.append(
-        _line(
+        line(
             "logits (loss)",
             f"b·s·vocab × 4 B = {run.batch_size}×{run.seq_len}×{shape.vocab:,}×4",
             act.logits,
@@ -244,7 +245,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     )
     if act.recompute:
         lines.append(
-            _line(
+            line(
                 "recomputed block",
                 "one block's full activations, rebuilt during its backward",
                 act.recompute,
@@ -252,7 +253,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
             )
         )
     lines.append(
-        _line(
+        line(
             "loss temporaries",
             "2 × b·s·vocab × 4 B (fp32 logits and the cross-entropy's working copy)",
             2 * act.logits,
@@ -261,7 +262,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     )
     context = int(run.context_gib * GIB)
     lines.append(
-        _line(
+        line(
             "CUDA context",
             f"{run.context_gib} GiB",
             context,
@@ -272,7 +273,7 @@ def training_budget(shape: Shape, run: Training, capacity: int | None = None) ->
     backward = grads + act.recompute + act.blocks  # worst case: every gradient, one block rebuilt
     total = on_gpu_weights + adapter_bytes + on_gpu_optimizer + max(forward_end, backward) + context
     lines.append(
-        _line(
+        line(
             "peak per GPU",
             "weights + adapters + optimizer + max(activations + logits + loss temporaries, "
             "gradients + recomputed block + block inputs) + context: the end of the forward "

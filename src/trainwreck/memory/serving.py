@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from trainwreck.errors import UsageError
 from trainwreck.memory.architectures import Shape
-from trainwreck.memory.budget import DTYPE_BYTES, GIB, gib
-from trainwreck.model import Arithmetic, ArithmeticLine
+from trainwreck.memory.budget import DTYPE_BYTES, GIB, gib, line
+from trainwreck.model import Arithmetic
 
 VLLM_ARGS_URL = "https://docs.vllm.ai/en/v0.8.1/serving/engine_args.html"
 
@@ -63,57 +63,46 @@ def serving_budget(shape: Shape, run: Serving, capacity: int) -> Arithmetic:
     layers = shape.layers + shape.decoder_layers
     per_sequence = per_token * run.max_model_len
     lines = [
-        ArithmeticLine(
-            label="usable memory",
-            formula=f"{run.gpu_memory_utilization} × {gib(capacity)}",
-            value=usable,
-            unit="bytes",
-            source=f"{run.source('gpu_memory_utilization')}; [source] {VLLM_ARGS_URL}",
+        line(
+            "usable memory",
+            f"{run.gpu_memory_utilization} × {gib(capacity)}",
+            usable,
+            f"{run.source('gpu_memory_utilization')}; [source] {VLLM_ARGS_URL}",
         ),
-        ArithmeticLine(
-            label="weights",
-            formula=f"{shape.params:,} params × {DTYPE_BYTES[run.dtype]} B / TP {tp}",
-            value=weights,
-            unit="bytes",
-            source=f"config.json sizes; {run.source('dtype')}",
+        line(
+            "weights",
+            f"{shape.params:,} params × {DTYPE_BYTES[run.dtype]} B / TP {tp}",
+            weights,
+            f"config.json sizes; {run.source('dtype')}",
         ),
-        ArithmeticLine(
-            label="activation peak",
-            formula=f"{run.activation_gib} GiB",
-            value=peak,
-            unit="bytes",
-            source=f"[assumed] {run.activation_gib} GiB profiled peak; vLLM logs the real one",
+        line(
+            "activation peak",
+            f"{run.activation_gib} GiB",
+            peak,
+            f"[assumed] {run.activation_gib} GiB profiled peak; vLLM logs the real one",
         ),
-        ArithmeticLine(
-            label="KV cache budget",
-            formula="usable − weights − activation peak",
-            value=kv_budget,
-            unit="bytes",
-            source="computed",
-        ),
-        ArithmeticLine(
-            label="KV per token",
-            formula=(
+        line("KV cache budget", "usable − weights − activation peak", kv_budget, "computed"),
+        line(
+            "KV per token",
+            (
                 f"2 × {layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} head_dim"
                 f" × {DTYPE_BYTES[run.kv_dtype]} B / TP {tp}"
             ),
-            value=per_token,
-            unit="bytes",
-            source="config.json:num_hidden_layers, num_key_value_heads, head_dim",
+            per_token,
+            "config.json:num_hidden_layers, num_key_value_heads, head_dim",
         ),
-        ArithmeticLine(
-            label="tokens the cache holds",
-            formula="KV cache budget / KV per token",
-            value=max(kv_budget, 0) // per_token,
-            unit="tokens",
-            source="computed",
+        line(
+            "tokens the cache holds",
+            "KV cache budget / KV per token",
+            max(kv_budget, 0) // per_token,
+            "computed",
+            "tokens",
         ),
-        ArithmeticLine(
-            label="one sequence at max_model_len",
-            formula=f"{run.max_model_len:,} tokens × KV per token",
-            value=per_sequence,
-            unit="bytes",
-            source=run.source("max_model_len"),
+        line(
+            "one sequence at max_model_len",
+            f"{run.max_model_len:,} tokens × KV per token",
+            per_sequence,
+            run.source("max_model_len"),
         ),
     ]
     if kv_budget <= 0:
