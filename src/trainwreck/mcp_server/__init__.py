@@ -1,0 +1,11 @@
+"""`trainwreck mcp`: the library's answers as Model Context Protocol tools for coding agents.
+
+    command.py   the click command (imports no SDK until it serves)
+    server.py    the tools registered on the official SDK's MCPServer
+    answers.py   each tool's body: library call -> Markdown + structured data
+    hypotheses.py  propose_hypothesis: engine ranking demoted by tried experiments
+    inputs.py    arguments as data: size and binary checks, the path allow-list
+    network.py   no network without --online; loopback-only HTTP by default
+
+Named `mcp_server`, not `mcp`, so `import mcp` always means the SDK.
+"""

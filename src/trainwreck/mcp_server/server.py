@@ -1,0 +1,277 @@
+"""The MCP server: each trainwreck answer registered as a tool of the official SDK.
+
+Imports the `mcp` SDK, so only `trainwreck mcp` loads this module. Tool
+descriptions are written for the agent reading them: when to call the tool,
+what to pass, what comes back. Every tool returns Markdown (with `[kb:<id>]`
+pages and `[source](url)` links) plus the same facts as structured content.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from trainwreck import __version__
+from trainwreck.errors import TrainwreckError
+from trainwreck.mcp_server import answers
+from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
+INSTRUCTIONS = (
+    "trainwreck diagnoses failed ML training and serving runs offline from a curated, cited "
+    "knowledge base. Prefer its answers to memory for versions, config keys, defaults and memory "
+    "arithmetic; quote its [kb:<id>] pages and [source](url) links; never present a key it marks "
+    "unverified as verified."
+)
+
+
+class _Server(MCPServer[Any]):
+    """MCPServer whose argument-validation errors read as one line the agent can act on."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(f"Error executing tool {name}: {_first_problem(cause)}") from cause
+            raise
+
+
+def _first_problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "arguments"
+    if first["type"] == "missing":
+        return f"missing required argument {where!r}"
+    return f"argument {where!r}: {first['msg']}"
+
+
+def _result(run: Any, *args: Any, **kwargs: Any) -> CallToolResult:
+    """Run an answer; a TrainwreckError becomes a tool error with its first line."""
+    try:
+        answer: answers.Answer = run(*args, **kwargs)
+    except TrainwreckError as exc:
+        raise ToolError(answers.one_line(exc)) from exc
+    return CallToolResult(
+        content=[TextContent(type="text", text=answer.markdown)], structured_content=answer.data
+    )
+
+
+Logs = Annotated[
+    str | None,
+    Field(
+        description=f"The log text itself: traceback, stderr, training log tail. At most "
+        f"{MAX_LOG_BYTES // 2**20} MiB; text only (binary data is refused)."
+    ),
+]
+
+
+def build(policy: Policy) -> MCPServer[Any]:
+    """The server with every tool bound to `policy` (allowed paths, network)."""
+    server = _Server(
+        "trainwreck",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        subscriptions=False,
+    )
+
+    @server.tool(annotations=READ_ONLY)
+    def diagnose_failure(
+        symptoms: Annotated[
+            str | None,
+            Field(
+                description="What went wrong, in words (e.g. 'NaN loss after 2k steps on 8xA100')."
+            ),
+        ] = None,
+        logs: Logs = None,
+        paths: Annotated[
+            list[str] | None,
+            Field(
+                description="Log files or run directories to read; only under the --allow roots "
+                "the server was started with."
+            ),
+        ] = None,
+    ) -> CallToolResult:
+        """Diagnose a failed or misbehaving training/serving run: the root cause, mechanism, the
+        arithmetic, and the least destructive fix with config keys verified for the user's
+        framework version, each with its knowledge-base page and source.
+
+        Call this first whenever the user shows a traceback, an error, a crash, an OOM, NaN/inf
+        loss, a hang or a slow run. Pass the raw log text in `logs` (do not summarise it) and the
+        user's description in `symptoms`. Returns the same report as `trainwreck diagnose`; the
+        structured content is its `--format json` (hypotheses ranked best first, confidence,
+        evidence lines, fixes, citations).
+        """
+        return _result(answers.diagnose_failure, policy, symptoms, logs, paths)
+
+    @server.tool(annotations=READ_ONLY)
+    def search_knowledge(
+        query: Annotated[
+            str, Field(description="Error text, symptom or topic, e.g. 'NCCL watchdog timeout'.")
+        ],
+        context: Annotated[
+            str | None,
+            Field(description="Optional setup words that narrow it: framework, GPU, method."),
+        ] = None,
+    ) -> CallToolResult:
+        """Search the knowledge base of documented ML failure patterns. Returns pages ranked by
+        relevance, each with its root cause and, per source, the specific fact that source
+        establishes.
+
+        Call this when the user asks about a failure mode or an error message without logs to
+        diagnose, or to find the page id to open with get_page.
+        """
+        return _result(answers.search_knowledge, query, context)
+
+    @server.tool(annotations=READ_ONLY)
+    def get_page(
+        page_id: Annotated[
+            str, Field(description="A page id as in [kb:<id>], with or without 'kb:'.")
+        ],
+    ) -> CallToolResult:
+        """Open one knowledge-base page in full: root cause, mechanism, every fix with exact
+        config keys, the discriminating check and its cost, affected versions, sources, and real
+        cases. Call this after diagnose_failure or search_knowledge names a page you need to
+        explain or act on.
+        """
+        return _result(answers.get_page, page_id)
+
+    @server.tool(annotations=READ_ONLY)
+    def query_hyperparameter_priors(
+        query: Annotated[
+            str,
+            Field(
+                description="The knob and the setting, e.g. 'learning rate for QLoRA on a 70B "
+                "model', 'adam epsilon fp16', 'vllm max_num_seqs'."
+            ),
+        ],
+        framework_versions: Annotated[
+            dict[str, str] | None,
+            Field(
+                description="The user's versions, e.g. {'transformers': '4.46.3', 'peft': "
+                "'0.13.2'}, to report the default of each knob in that version."
+            ),
+        ] = None,
+    ) -> CallToolResult:
+        """Recommended starting values for common hyperparameters, each from a cited published
+        recipe or paper: learning rate by model size and method (full fine-tune, LoRA, QLoRA,
+        DPO, pretraining), warmup, LoRA rank/alpha/dropout/target modules, Adam betas and epsilon
+        for fp16 vs bf16, gradient clipping, weight decay, batch size, and vLLM memory knobs
+        (gpu_memory_utilization, max_num_seqs, max_model_len). Also returns each knob's default
+        in the user's framework version, read from bundled schema snapshots.
+
+        Call this before suggesting a hyperparameter value instead of answering from memory; say
+        which source a value comes from, and when it equals the user's default it is not a fix.
+        """
+        return _result(answers.query_priors, query, framework_versions)
+
+    @server.tool(annotations=READ_ONLY)
+    def propose_hypothesis(
+        current_status: Annotated[
+            str,
+            Field(
+                description="What the run is doing now, e.g. 'loss NaN at step 1200, bf16, 8xH100'."
+            ),
+        ],
+        recent_experiments: Annotated[
+            list[str] | None,
+            Field(
+                description="What was already tried and what happened, one per item, e.g. "
+                "'lowered lr to 1e-5, still NaN'."
+            ),
+        ] = None,
+        logs: Logs = None,
+    ) -> CallToolResult:
+        """Plan the next debugging step: ranked hypotheses for what is wrong, each with the check
+        that confirms or rules it out and that check's cost (seconds, minutes, hours, a run);
+        near-ties are ordered cheapest check first.
+
+        Call this when a run is still misbehaving and the user asks what to try next. An
+        experiment that changed a key a hypothesis's fix would change, and reports the problem
+        persisted ('still', 'same', 'didn't help'), halves that hypothesis's score; the answer
+        shows which experiment demoted it.
+        """
+        return _result(answers.propose_hypothesis, policy, current_status, recent_experiments, logs)
+
+    @server.tool(annotations=READ_ONLY)
+    def check_config(
+        config: Annotated[
+            str,
+            Field(
+                description="The config text: TrainingArguments/TRL/PEFT/vLLM JSON or YAML, a "
+                "DeepSpeed JSON, an Accelerate YAML, or a launch command with --flags."
+            ),
+        ],
+        framework: Annotated[
+            str | None,
+            Field(
+                description="transformers, trl (or trl:DPOConfig), peft, accelerate, deepspeed "
+                "or vllm; detected when omitted."
+            ),
+        ] = None,
+        version: Annotated[
+            str | None,
+            Field(description="The user's framework version, e.g. '4.46.3'; needs framework."),
+        ] = None,
+    ) -> CallToolResult:
+        """Check every key of a config against the schema of the user's framework version:
+        unknown or misspelt keys, renamed or removed keys, wrong types, invalid choices and
+        contradictions, with suggestions. Call this before recommending config edits, and on any
+        config the user pastes; report only keys this tool verified as verified.
+        """
+        return _result(answers.check_config, config, framework, version)
+
+    @server.tool(annotations=READ_ONLY)
+    def estimate_memory(
+        model: Annotated[
+            str,
+            Field(
+                description="A bundled hub id (e.g. 'meta-llama/Meta-Llama-3-8B') or a "
+                "config.json path under the server's --allow roots."
+            ),
+        ],
+        gpus: Annotated[str | None, Field(description="e.g. '4xA100-80GB', 'H100-SXM'.")] = None,
+        batch_size: int | None = None,
+        seq_len: int | None = None,
+        dtype: Literal["fp32", "bf16", "fp16"] | None = None,
+        quant: Literal["int8", "nf4", "fp4"] | None = None,
+        optimizer: Literal[
+            "adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "sgd-momentum", "adafactor"
+        ]
+        | None = None,
+        zero: Annotated[
+            int | None, Field(description="DeepSpeed ZeRO stage; 3 = FSDP full shard.")
+        ] = None,
+        lora_r: int | None = None,
+        lora_targets: list[str] | None = None,
+        gradient_checkpointing: bool | None = None,
+        attention: Literal["sdpa", "flash", "eager"] | None = None,
+        serve: Annotated[
+            bool | None, Field(description="Inference: KV cache and the vLLM budget.")
+        ] = None,
+        max_model_len: int | None = None,
+        gpu_memory_utilization: float | None = None,
+        tensor_parallel: int | None = None,
+    ) -> CallToolResult:
+        """Per-GPU memory of training or serving a model, line by line (weights, gradients,
+        optimizer state, activations, KV cache), each input labelled with where it came from,
+        whether it fits the GPU, and recomputed changes that would make it fit.
+
+        Call this for any 'will it fit', OOM-planning or KV-cache question instead of estimating
+        by hand; show the user the lines and their arithmetic.
+        """
+        settings = {
+            "gpus": gpus, "batch_size": batch_size, "seq_len": seq_len, "dtype": dtype,
+            "quant": quant, "optimizer": optimizer, "zero": zero, "lora_r": lora_r,
+            "lora_targets": lora_targets, "gradient_checkpointing": gradient_checkpointing,
+            "attention": attention, "serve": serve, "max_model_len": max_model_len,
+            "gpu_memory_utilization": gpu_memory_utilization, "tensor_parallel": tensor_parallel,
+        }  # fmt: skip
+        return _result(answers.estimate_memory, policy, model, settings)
+
+    return server
