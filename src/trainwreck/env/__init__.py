@@ -5,7 +5,8 @@
     read_listing(text)    a captured listing: pip freeze / list, conda list, uv pip list,
                           collect_env, nvidia-smi, nvcc --version
     check(env)            every Conflict: declared requirements, cited matrices
-                          (companions, pins, driver, Python, NumPy 2 ABI)
+                          (companions, pins, driver, Python, NumPy 2 ABI, extensions
+                          against torch's CUDA and the nvcc toolkit)
 
 The CLI (`trainwreck env`) and the `environment` analyzer are thin shells over
 these. Nothing here prints.
@@ -46,6 +47,8 @@ def check(env: Environment) -> list[Conflict]:
             *compat.check_numpy2(env),
             *compat.check_driver(env),
             *compat.check_python(env),
+            *compat.check_cuda(env),
+            *compat.check_toolkit(env),
         )
         if (c.package, c.dependency) not in seen
     ]

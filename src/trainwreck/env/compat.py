@@ -12,6 +12,7 @@ from packaging.version import Version
 from trainwreck.env import advice, matrix
 from trainwreck.env.facts import variant_from_cuda
 from trainwreck.env.model import Conflict, Environment, Package
+from trainwreck.env.requirements import active
 
 
 def _name(env: Environment, name: str) -> str:
@@ -31,6 +32,8 @@ def check_rules(env: Environment) -> list[Conflict]:
             dependency = requirement.name
             installed = env.packages.get(dependency)
             if dependency in seen or installed is None or not installed.version:
+                continue
+            if not active(requirement, env):
                 continue
             seen.add(dependency)
             parsed = matrix.version_of(installed.version)
@@ -209,6 +212,103 @@ def check_numpy2(env: Environment) -> list[Conflict]:
                     advice.install([f"{row.package}>={row.first}"], env),
                     advice.install(["numpy<2"], env),
                 ),
+            )
+        )
+    return conflicts
+
+
+def _cuda_in_use(env: Environment) -> list[tuple[str, str]]:
+    """(CUDA version, what it is) for torch's runtime and, when shown, the nvcc toolkit."""
+    found = []
+    if cuda := env.facts.get("torch_cuda"):
+        found.append((cuda, "the CUDA torch was built with"))
+    nvcc = env.facts.get("nvcc_cuda") or env.facts.get("system_cuda")
+    if nvcc and nvcc != (cuda or ""):
+        found.append((nvcc, "the nvcc toolkit a source build compiles with"))
+    return found
+
+
+def check_cuda(env: Environment) -> list[Conflict]:
+    """Extensions (flash-attn, bitsandbytes) next to a CUDA their release does not support."""
+    conflicts: list[Conflict] = []
+    for row in matrix.load().cuda_ranges:
+        package = env.packages.get(row.package)
+        installed = matrix.version_of(package.public_version if package else None)
+        if package is None or installed is None or not row.versions.contains(installed, True):
+            continue
+        for cuda, what in _cuda_in_use(env):
+            parsed = matrix.version_of(".".join(cuda.split(".")[:2]))
+            if parsed is None or row.cuda.contains(parsed, True):
+                continue
+            conflicts.append(
+                Conflict(
+                    kind="cuda",
+                    package=row.package,
+                    version=package.version or "?",
+                    requirement=f"CUDA{row.cuda}",
+                    dependency="cuda",
+                    installed=cuda,
+                    message=(
+                        f"{_name(env, row.package)} {package.version} supports CUDA{row.cuda}, "
+                        f"but {what} is {cuda}."
+                    ),
+                    fix=(
+                        f"Move {row.package} to a release that supports CUDA {cuda}, or use a "
+                        f"torch build (and toolkit) with CUDA{row.cuda}."
+                    ),
+                    source=row.source.url,
+                    detail=row.source.detail,
+                    severity="warning",
+                )
+            )
+            break
+    return conflicts
+
+
+def _same(left: str, right: str, match: str) -> bool:
+    parts = 1 if match == "major" else 2
+    return left.split(".")[:parts] == right.split(".")[:parts]
+
+
+def check_toolkit(env: Environment) -> list[Conflict]:
+    """DeepSpeed ops / apex, which compile with nvcc, next to an nvcc unlike torch's CUDA."""
+    torch_cuda = env.facts.get("torch_cuda")
+    nvcc = env.facts.get("nvcc_cuda") or env.facts.get("system_cuda")
+    if not torch_cuda or not nvcc:
+        return []
+    conflicts = []
+    for row in matrix.load().toolkits:
+        package = env.packages.get(row.package)
+        installed = matrix.version_of(package.public_version if package else None)
+        if package is None or installed is None or not row.versions.contains(installed, True):
+            continue
+        if _same(nvcc, torch_cuda, row.match):
+            continue
+        wanted = torch_cuda.split(".")[0] + ".x" if row.match == "major" else torch_cuda
+        conflicts.append(
+            Conflict(
+                kind="toolkit",
+                package=row.package,
+                version=package.version or "?",
+                requirement=f"nvcc CUDA {wanted} (torch was built with {torch_cuda})",
+                dependency="nvcc",
+                installed=nvcc,
+                message=(
+                    f"{_name(env, row.package)} compiles its CUDA extensions with nvcc {nvcc}, "
+                    f"but torch was built with CUDA {torch_cuda}: the build refuses the mismatch."
+                ),
+                fix=(
+                    f"Point CUDA_HOME at a CUDA {wanted} toolkit, or install the torch build for "
+                    f"CUDA {nvcc}."
+                ),
+                source=row.source.url,
+                detail=row.source.detail,
+                commands=(
+                    f"pip install torch=={torch.public_version} --index-url "
+                    f"{advice.WHEEL_INDEX.format(variant=variant_from_cuda(nvcc))}",
+                )
+                if (torch := env.packages.get("torch")) and torch.public_version
+                else (),
             )
         )
     return conflicts

@@ -17,7 +17,15 @@ from packaging.version import InvalidVersion, Version
 from trainwreck.errors import KnowledgeBaseError
 
 DATA_DIR = Path(__file__).parent / "data"
-RULE_FILES = ("companions.yaml", "pins.yaml")
+COMPANIONS = ("torchvision", "torchaudio")  # released in lockstep with torch
+RULE_FILES = (
+    "companions.yaml",
+    "pins.yaml",
+    "triton.yaml",
+    "protobuf.yaml",
+    "hf_minimums.yaml",
+    "extensions.yaml",
+)
 
 
 @dataclass(frozen=True)
@@ -60,11 +68,36 @@ class FirstNumpy2:
 
 
 @dataclass(frozen=True)
+class CudaRange:
+    """Releases of `package` in `versions` support only CUDA in `cuda`."""
+
+    package: str
+    versions: SpecifierSet
+    cuda: SpecifierSet
+    source: Source
+
+
+@dataclass(frozen=True)
+class ToolkitMatch:
+    """`package` compiles CUDA code on the user's machine: nvcc must match torch's CUDA.
+
+    `match` is "major" (12.1 builds for a torch built with 12.4) or "minor" (exactly equal).
+    """
+
+    package: str
+    versions: SpecifierSet
+    match: str
+    source: Source
+
+
+@dataclass(frozen=True)
 class Matrices:
     rules: tuple[Rule, ...]
     torch_releases: tuple[TorchRelease, ...]
     drivers: tuple[DriverFloor, ...]
     numpy2: tuple[FirstNumpy2, ...]
+    cuda_ranges: tuple[CudaRange, ...] = ()
+    toolkits: tuple[ToolkitMatch, ...] = ()
 
 
 def _read(name: str) -> tuple[dict[str, Any], dict[str, Source]]:
@@ -87,6 +120,12 @@ def _spec(text: str, where: str) -> SpecifierSet:
         return SpecifierSet(text)
     except InvalidSpecifier as error:
         raise KnowledgeBaseError(f"{where}: bad specifier {text!r}") from error
+
+
+def _match(text: str, where: str) -> str:
+    if text not in ("major", "minor"):
+        raise KnowledgeBaseError(f"{where}: match must be major or minor, not {text!r}")
+    return text
 
 
 @cache
@@ -125,7 +164,26 @@ def load() -> Matrices:
         FirstNumpy2(row["package"], str(row["first"]), sources[row["source"]])
         for row in data["packages"]
     )
-    return Matrices(tuple(rules), releases, drivers, numpy2)
+    data, sources = _read("extensions.yaml")
+    cuda_ranges = tuple(
+        CudaRange(
+            row["package"],
+            _spec(row["versions"], str(row)),
+            _spec(row["cuda"], str(row)),
+            sources[row["source"]],
+        )
+        for row in data["cuda"]
+    )
+    toolkits = tuple(
+        ToolkitMatch(
+            row["package"],
+            _spec(row["versions"], str(row)),
+            _match(row["match"], str(row)),
+            sources[row["source"]],
+        )
+        for row in data["toolkit"]
+    )
+    return Matrices(tuple(rules), releases, drivers, numpy2, cuda_ranges, toolkits)
 
 
 def version_of(text: str | None) -> Version | None:
@@ -155,7 +213,7 @@ def companion_for(package: str, torch_version: str) -> str | None:
     answer; for a line the answer is the line itself, e.g. `0.23.*`.
     """
     parsed = version_of(torch_version)
-    if parsed is None:
+    if parsed is None or package not in COMPANIONS:
         return None
     public = Version(parsed.public)
     for rule in sorted(load().rules, key=lambda r: "*" in str(r.versions)):

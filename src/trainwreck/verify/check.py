@@ -155,11 +155,14 @@ def check_document(
             *[(fw, n) for fw, n in TRAINING_CLASSES[2:]],
         ]
         target_name = "mixed recipe (each key against every known class)"
+    elif kind == "model-config":  # judged by verify/model_config.py's rules, per top-level key
+        use("transformers")
+        target_name = f"{document.values.get('model_type')} model config"
     problems = _run(document, targets, version_of, history, strict, cutoff)
     problems += _launcher_problems(document, schema_of, use)
     return FileReport(
         document.path, kind, dict(version_of), target_name, tuple(problems), tuple(notes),
-        keys_checked=len(targets),
+        keys_checked=len(targets) or (len(top_keys(document)) if kind == "model-config" else 0),
     )  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from trainwreck.verify.history import key_history
+from trainwreck.verify.history import key_history, name_in
 from trainwreck.verify.schema import schema_for
 from trainwreck.verify.sections import deepspeed_targets
 
@@ -41,6 +41,7 @@ class KeyVerdict:
     replaced_by: str | None = None
     note: str | None = None  # which version was assumed, when it was
     check_command: str | None = None
+    alternative: str | None = None  # the same setting under the name this version uses
 
     @property
     def verified(self) -> bool:
@@ -75,9 +76,10 @@ def verify_key(
     if cls is None:
         return KeyVerdict(path, False, note=f"{framework} {schema.version} has no {head}")
     field = cls.get(key)
-    replaced = None
+    replaced = alternative = None
     if field is None:
         replaced = key_history(framework, head, key).replaced_by
+        alternative = name_in(framework, cls, key)
     return KeyVerdict(
         path,
         applicable=True,
@@ -92,6 +94,7 @@ def verify_key(
         replaced_by=replaced or (field.replaced_by if field else None),
         note=schema.note,
         check_command=command,
+        alternative=f"{head}.{alternative}" if alternative else None,
     )
 
 

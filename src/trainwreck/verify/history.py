@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trainwreck.verify.model import ClassSchema
 from trainwreck.verify.snapshots import _version, load, versions
 
 
@@ -47,6 +48,27 @@ def key_history(framework: str, class_name: str, key: str) -> KeyHistory:
             present.append(version)
             replaced_by = found.replaced_by or replaced_by
     return KeyHistory(framework, class_name, key, tuple(present), replaced_by)
+
+
+def name_in(framework: str, cls: ClassSchema, key: str) -> str | None:
+    """What `cls` (one version's class) calls `key` when that version lacks it under this name.
+
+    Either the key was renamed and `cls` is newer (its successor, e.g. `evaluation_strategy`
+    became `eval_strategy` in transformers 4.41), or `key` is the new name and `cls` is older
+    (the name it replaced, which some snapshot marks `replaced_by: key`).
+    """
+    if cls.get(key) is not None:
+        return None
+    successor = key_history(framework, cls.name, key).replaced_by
+    found = cls.get(successor) if successor else None
+    if found is not None:
+        return found.name
+    for version in versions(framework):
+        other = load(framework, version).classes.get(cls.name)
+        for field in other.fields.values() if other else ():
+            if field.replaced_by == key and cls.get(field.name) is not None:
+                return field.name
+    return None
 
 
 def classes_with(key: str) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import cache
 
 from trainwreck.evidence.configs import Values, flatten
-from trainwreck.verify import contradictions, model_checks
+from trainwreck.verify import contradictions, model_checks, model_config
 from trainwreck.verify.check import check_document
 from trainwreck.verify.contradictions import Found, Run
 from trainwreck.verify.model import FileReport, Schema
@@ -26,6 +26,9 @@ RULES: tuple[Callable[[Run], Iterable[Found]], ...] = (
     contradictions.zero3_device_map,
     model_checks.lora_targets,
     model_checks.context_length,
+    model_config.misspelled_keys,
+    model_config.head_arithmetic,
+    model_config.rope_type,
 )
 
 
