@@ -34,7 +34,7 @@ def main() -> int:
     for seed in range(args.runs):
         kind = KINDS[seed % len(KINDS)]
         run = generate(seed, kind)
-        findings = detect(run.table())
+        findings = detect(run.table(), run.facts())
         for event, counts in score(run.planted, findings).items():
             totals[event].update(counts)
             if args.misses and (counts["fp"] or counts["fn"]):

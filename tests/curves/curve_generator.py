@@ -13,10 +13,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from trainwreck.curves.facts import Fact, RunFacts
 from trainwreck.curves.table import TableBuilder
 from trainwreck.model import MetricTable
 
-KINDS = ("healthy", "nan", "spikes", "periodic", "plateau", "divergence", "overfitting")
+KINDS = (
+    "healthy",
+    "nan",
+    "spikes",
+    "periodic",
+    "plateau",
+    "divergence",
+    "overfitting",
+    "oscillation",
+    "clipping",
+)
 
 
 @dataclass
@@ -32,6 +43,9 @@ class Planted:
     epoch_matches: bool | None = None
     divergence_step: int | None = None
     overfit_step: int | None = None
+    oscillation_step: int | None = None
+    clip_mode: str | None = None  # "always" or "never"
+    grad_lead_steps: list[int] = field(default_factory=list)  # loss spikes a grad spike led
 
 
 @dataclass
@@ -41,6 +55,10 @@ class Run:
     eval_loss: np.ndarray
     steps: np.ndarray
     planted: Planted
+    max_grad_norm: float  # the clipping threshold the run's config states
+
+    def facts(self) -> RunFacts:
+        return RunFacts({"max_grad_norm": Fact(self.max_grad_norm, "generated config")})
 
     def table(self, source: str = "generated.jsonl") -> MetricTable:
         builder = TableBuilder(source)
@@ -114,11 +132,13 @@ def generate(seed: int, kind: str) -> Run:
         peak_lr * (0.55 + 0.45 * np.cos(np.pi * (t - warm) / (n - warm))),
     )
     epoch_points = int(rng.integers(n // 8, n // 3))
+    swinging = np.zeros(n)  # training-batch swings only; the eval loss does not follow them
     if kind == "spikes":
         for at in _spaced(rng, n, int(rng.integers(1, 5))):
             _spike(log_loss, at, float(rng.choice([2.0, 4.0, 10.0])), rng.uniform(0.5, 4.0))
             if rng.random() < 0.5:
                 grad[max(0, at - int(rng.integers(0, 3)))] *= rng.uniform(8, 30)
+                planted.grad_lead_steps.append(int(steps[at]))
             planted.spike_steps.append(int(steps[at]))
     elif kind == "periodic":
         period = int(rng.integers(n // 12, n // 6))
@@ -135,7 +155,13 @@ def generate(seed: int, kind: str) -> Run:
         planted.divergence_step = int(steps[at])
     elif kind == "plateau" and rng.random() < 0.5:
         lr[:] = 0.0
-    loss, grad_norm = np.exp(log_loss), grad
+    elif kind == "oscillation":  # a square wave from `at` on: up for `half` points, then down
+        at = int(rng.integers(int(0.1 * n), int(0.5 * n)))
+        half = int(rng.choice([1, 1, 2, 3, 5, 10]))
+        sign = ((np.arange(n - at) // half) % 2) * 2 - 1
+        swinging[at:] = 0.5 * np.log(rng.uniform(1.3, 2.0)) * sign
+        planted.oscillation_step = int(steps[at])
+    loss, grad_norm = np.exp(log_loss + swinging), grad
     if kind == "nan":
         _plant_nan(rng, n, steps, loss, grad_norm, planted)
     eval_every = max(1, n // 20)
@@ -153,7 +179,13 @@ def generate(seed: int, kind: str) -> Run:
         planted.overfit_step = int(steps[eval_idx[at]])
     epoch = steps / (epoch_points * every)
     columns = {"loss": loss, "grad_norm": grad_norm, "learning_rate": lr, "epoch": epoch}
-    return Run(columns, steps[eval_idx], eval_loss, steps, planted)
+    finite_grad = grad_norm[np.isfinite(grad_norm)]
+    threshold = float(np.quantile(finite_grad, 0.6))  # clips some steps: neither extreme
+    if kind == "clipping":
+        planted.clip_mode = "always" if rng.random() < 0.5 else "never"
+        low, high = float(finite_grad.min()), float(finite_grad.max())
+        threshold = low * rng.uniform(0.5, 0.95) if planted.clip_mode == "always" else high * 1.5
+    return Run(columns, steps[eval_idx], eval_loss, steps, planted, threshold)
 
 
 def _spaced(rng: np.random.Generator, n: int, count: int) -> list[int]:

@@ -13,13 +13,26 @@ from curve_generator import Planted
 
 from trainwreck.model import Finding
 
-EVENTS = ("nan", "spikes", "periodic", "plateau", "divergence", "overfitting")
+EVENTS = (
+    "nan",
+    "spikes",
+    "periodic",
+    "plateau",
+    "divergence",
+    "overfitting",
+    "oscillation",
+    "clipping",
+    "grad_lead",
+)
 _IDS = {
     "nan": "loss.non_finite",
     "periodic": "curves.periodic_spikes",
     "plateau": "curves.plateau",
     "divergence": "loss.diverged",
     "overfitting": "curves.overfitting",
+    "oscillation": "curves.oscillation",
+    "clipping": "curves.clipping",
+    "grad_lead": "curves.grad_norm_before_spike",
 }
 
 
@@ -55,6 +68,16 @@ def _right_place(kind: str, planted: Planted, finding: Finding) -> bool:
         return (
             abs(step - planted.overfit_step) <= 2 * max(1, planted.points // 20) * planted.log_every
         )
+    if kind == "oscillation":
+        step = finding.values["step"]
+        assert isinstance(step, int) and planted.oscillation_step is not None
+        return abs(step - planted.oscillation_step) <= 0.15 * steps_in_run
+    if kind == "clipping":
+        return finding.values["mode"] == planted.clip_mode
+    if kind == "grad_lead":
+        step = finding.values["loss_step"]
+        assert isinstance(step, int)
+        return any(abs(step - p) <= 3 * planted.log_every for p in planted.grad_lead_steps)
     return True
 
 
@@ -75,7 +98,8 @@ def score(planted: Planted, findings: list[Finding]) -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = {kind: Counter() for kind in EVENTS}
     counts["spikes"] = _spike_counts(planted, found)
     for kind, finding_id in _IDS.items():
-        present, wanted = finding_id in found, planted.kind == kind
+        present = finding_id in found
+        wanted = bool(planted.grad_lead_steps) if kind == "grad_lead" else planted.kind == kind
         if kind == "nan":
             right = present and wanted and _nan_right(planted, found)
         else:

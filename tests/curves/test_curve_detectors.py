@@ -14,14 +14,14 @@ from trainwreck.curves.facts import Fact, RunFacts
 from trainwreck.curves.table import TableBuilder
 from trainwreck.model import MetricTable
 
-RUNS_PER_KIND = 12
+RUNS_PER_KIND = 10
 
 
 def test_planted_events_are_found_with_few_false_alarms() -> None:
     totals: dict[str, Counter[str]] = {event: Counter() for event in EVENTS}
     for seed in range(RUNS_PER_KIND * len(KINDS)):
         run = generate(1000 + seed, KINDS[seed % len(KINDS)])
-        for event, counts in score(run.planted, detect(run.table())).items():
+        for event, counts in score(run.planted, detect(run.table(), run.facts())).items():
             totals[event].update(counts)
     for event, counts in totals.items():
         assert counts["tp"] > 0, event
@@ -32,7 +32,7 @@ def test_planted_events_are_found_with_few_false_alarms() -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_healthy_runs_raise_no_alarm(seed: int) -> None:
     run = generate(2000 + seed, "healthy")
-    assert detect(run.table()) == []
+    assert detect(run.table(), run.facts()) == []
 
 
 def test_nan_order_names_the_metric_that_went_first() -> None:

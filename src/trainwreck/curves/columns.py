@@ -54,7 +54,7 @@ def to_floats(column: Sequence[object]) -> tuple[NDArray[np.float64], NDArray[np
     except (ValueError, TypeError):
         values = np.array([_one(value) for value in column], dtype=np.float64)
         return values, np.fromiter((_is_number(v) for v in column), bool, count)
-    if not np.isnan(values).any():
+    if not np.isnan(values).any() or (isinstance(column, list) and None not in column):
         return values, np.ones(count, dtype=bool)
     # Every value converted, so a NaN is either a real NaN or a missing (None) value.
     return values, np.fromiter((v is not None for v in column), bool, count)

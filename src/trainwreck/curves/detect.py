@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trainwreck.curves import nonfinite, schedule, spikes, trends
+from trainwreck.curves.clipping import clipping
 from trainwreck.curves.facts import RunFacts
+from trainwreck.curves.oscillation import oscillation
 from trainwreck.curves.periodic import periodic_spikes
 from trainwreck.model import Finding, MetricTable
 
@@ -19,11 +21,12 @@ _SIMPLE: tuple[Callable[[MetricTable], Finding | None], ...] = (
 )
 
 
-def _spike_findings(table: MetricTable, facts: RunFacts) -> list[Finding]:
+def _spike_findings(table: MetricTable, facts: RunFacts, since: int | None) -> list[Finding]:
+    """Loss spikes before `since` (where an oscillation starts, its highs are not spikes)."""
     loss = table.series.get("loss")
     if loss is None:
         return []
-    found = spikes.find_spikes(loss)
+    found = [s for s in spikes.find_spikes(loss) if since is None or s.start_step < since]
     if not found:
         return []
     out = [spikes.spike_finding(table, loss, found)]
@@ -41,8 +44,12 @@ def detect(table: MetricTable, facts: RunFacts | None = None) -> list[Finding]:
     facts = facts or RunFacts()
     findings = nonfinite.detect_non_finite(table)
     findings += [f for check in _SIMPLE if (f := check(table)) is not None]
-    findings += _spike_findings(table, facts)
-    for check in (schedule.lr_decay_early, schedule.lr_no_warmup):
+    swinging = oscillation(table)
+    if swinging is not None:
+        findings.append(swinging)
+    since = swinging.values["step"] if swinging is not None else None
+    findings += _spike_findings(table, facts, since if isinstance(since, int) else None)
+    for check in (schedule.lr_decay_early, schedule.lr_no_warmup, clipping):
         if (finding := check(table, facts)) is not None:
             findings.append(finding)
     unit = table.info.get("step_unit")

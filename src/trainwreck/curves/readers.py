@@ -8,7 +8,6 @@ process, strings where numbers belong) is read as far as it goes, with a note.
 from __future__ import annotations
 
 import csv
-import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import cast
@@ -16,6 +15,7 @@ from typing import cast
 import numpy as np
 
 from trainwreck.curves.columns import Row, add_columns, rows_to_columns
+from trainwreck.curves.jsonload import loads
 from trainwreck.curves.table import WALL, TableBuilder
 from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Gap, MetricTable
@@ -61,38 +61,54 @@ def read_trainer_state(source: str, data: Mapping[str, object]) -> MetricTable |
     return _finish(builder, "trainer_state.json")
 
 
-def _json_lines(text: str) -> tuple[list[object], list[int], int]:
-    """Parsed lines, their line numbers, and how many non-blank lines there were."""
-    lines = text.rstrip("\n").split("\n")
+def _non_blank(text: str) -> tuple[list[int], list[str]]:
+    """The non-blank lines and their line numbers."""
+    lines = text.split("\n")
+    while lines and not lines[-1]:  # the final newline (no copy of a large file's text)
+        lines.pop()
     if "\n\n" in text.rstrip("\n") or any(not line.strip() for line in lines[-1:]):
         numbers = [i for i, line in enumerate(lines, start=1) if line.strip()]
-        body = [lines[i - 1] for i in numbers]
-    else:
-        numbers, body = list(range(1, len(lines) + 1)), lines
-    try:  # one parse of the whole file is several times faster than one per line
-        return json.loads("[" + ",".join(body) + "]"), numbers, len(numbers)
-    except (ValueError, RecursionError):
-        pass
-    rows: list[object] = []
-    kept: list[int] = []
-    for number, line in zip(numbers, body, strict=True):
+        return numbers, [lines[i - 1] for i in numbers]
+    return list(range(1, len(lines) + 1)), lines
+
+
+def _json_lines(numbers: list[int], body: list[str]) -> tuple[list[object], list[int]]:
+    """The lines parsed, and the numbers of those that parsed."""
+    # One parse of the whole file is several times faster than one per line; a process
+    # killed mid-write leaves a truncated last line, so the file without it is tried next.
+    for whole in (len(body), len(body) - 1):
         try:
-            rows.append(json.loads(line))
+            parsed = loads("[" + ",".join(body[:whole]) + "]")
+        except (ValueError, RecursionError):
+            continue
+        return _with_rest(cast(list[object], parsed), numbers, body, whole)
+    return _with_rest([], numbers, body, 0)
+
+
+def _with_rest(
+    rows: list[object], numbers: list[int], body: list[str], start: int
+) -> tuple[list[object], list[int]]:
+    """`rows` parsed from body[:start]; the lines from `start` on parsed one at a time."""
+    kept = numbers[:start]
+    for number, line in zip(numbers[start:], body[start:], strict=True):
+        try:
+            rows.append(loads(line))
             kept.append(number)
         except (ValueError, RecursionError):
             continue
-    return rows, kept, len(numbers)
+    return rows, kept
 
 
 def read_jsonl(source: str, text: str) -> MetricTable | Gap:
     """One JSON object per line; bad lines (a truncated last line) are skipped and counted."""
-    rows, numbers, total = _json_lines(text)
+    numbers, body = _non_blank(text)
+    rows, kept = _json_lines(numbers, body)
     if not all(type(row) is dict for row in rows):
-        pairs = [(row, n) for row, n in zip(rows, numbers, strict=True) if isinstance(row, dict)]
-        rows, numbers = [row for row, _ in pairs], [n for _, n in pairs]
-    builder = _rows_builder(source, cast(list[Row], rows), numbers)
-    if len(rows) < total:
-        builder.notes.append(f"{total - len(rows)} line(s) were not JSON objects; skipped")
+        pairs = [(row, n) for row, n in zip(rows, kept, strict=True) if isinstance(row, dict)]
+        rows, kept = [row for row, _ in pairs], [n for _, n in pairs]
+    builder = _rows_builder(source, cast(list[Row], rows), kept)
+    if len(rows) < len(body):
+        builder.notes.append(f"{len(body) - len(rows)} line(s) were not JSON objects; skipped")
     return _finish(builder, "JSONL file")
 
 
@@ -119,7 +135,7 @@ def read_csv(source: str, text: str) -> MetricTable | Gap:
 def read_json(source: str, text: str) -> MetricTable | Gap:
     """trainer_state.json, or a W&B history export (a list of rows, or {"history": [...]})."""
     try:
-        data: object = json.loads(text)
+        data: object = loads(text)
     except (ValueError, RecursionError):
         return Gap(source=source, reason="not valid JSON")
     if isinstance(data, dict) and "log_history" in data:

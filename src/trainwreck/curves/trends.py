@@ -234,13 +234,20 @@ def explosion(table: MetricTable) -> Finding | None:
     series = table.series.get("loss")
     if series is None:
         return None
-    keep = np.flatnonzero(np.isfinite(series.values) & (series.values > 0))
+    keep, logs = _finite(series)  # a long run in block medians: a lasting jump survives them
     if keep.size < MIN_EXPLOSION_POINTS:
         return None
-    values = series.values[keep]
-    for at in range(2, values.size):
+    values = np.exp(logs)
+    floor = np.minimum.accumulate(values)  # floor[i] = min(values[: i + 1])
+    rest = np.minimum.accumulate(values[::-1])[::-1]  # rest[i] = min(values[i:])
+    # The median of the values before a point is at least their minimum, so the rule can
+    # only hold where it holds against that minimum: the exact medians are taken there only.
+    candidates = 2 + np.flatnonzero(
+        (values[2:] >= EXPLOSION_RATIO * floor[1:-1]) & (rest[2:] >= 100 * floor[1:-1])
+    )
+    for at in candidates.tolist():
         before = float(np.median(values[:at]))
-        if values[at] >= EXPLOSION_RATIO * before and np.all(values[at:] >= 100 * before):
+        if values[at] >= EXPLOSION_RATIO * before and rest[at] >= 100 * before:
             step = int(series.steps[keep[at]])
             ratio = float(values[at] / before)
             summary = (
