@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -19,6 +19,10 @@ from trainwreck import __version__
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError
+
+if TYPE_CHECKING:
+    from trainwreck.model import Diagnosis
+from trainwreck.mcp_server.command import mcp_command
 
 FORMATS = ("markdown", "json", "html")
 
@@ -73,6 +77,19 @@ def cli() -> None:
     help="Report format.",
 )
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of stdout.")
+@click.option(
+    "--script",
+    "script_path",
+    metavar="OUT.py",
+    help="Write the top hypothesis's verification script (exit 0 once the fix works) to OUT.py.",
+)
+@click.option(
+    "--patch",
+    "patch_dir",
+    metavar="DIR",
+    help="Write patched copies of your config files and changes.diff into DIR (never in place).",
+)
+@click.option("--force", is_flag=True, help="Overwrite files that --script or --patch would write.")
 def diagnose(
     paths: tuple[str, ...],
     symptoms: str | None,
@@ -81,6 +98,9 @@ def diagnose(
     model_config_files: tuple[str, ...],
     fmt: str,
     output: str | None,
+    script_path: str | None,
+    patch_dir: str | None,
+    force: bool,
 ) -> None:
     """Diagnose a failed run from PATHS: log files, run directories, or - for stdin.
 
@@ -92,6 +112,7 @@ def diagnose(
       trainwreck diagnose rank*.log --symptoms "hangs after ~2h on 16 GPUs"
       trainwreck diagnose train.log --format json | jq .hypotheses[0]
       trainwreck diagnose train.log --format html -o report.html
+      trainwreck diagnose train.log --script verify.py && python verify.py
     """
     from trainwreck.diagnose import diagnose as run_diagnosis
     from trainwreck.report import render
@@ -100,6 +121,8 @@ def diagnose(
         paths = ("-",)
     if not (paths or symptoms or config_files or env_files or model_config_files):
         raise UsageError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
+    if script_path and Path(script_path).exists() and not force:
+        raise UsageError(f"{script_path} exists; pass --force to overwrite it")
     with spinner("Reading evidence and matching the knowledge base..."):
         diagnosis = run_diagnosis(
             paths,
@@ -109,7 +132,49 @@ def diagnose(
             model_config_files=model_config_files,
             stdin=sys.stdin.buffer,
         )
-    emit(render(diagnosis, fmt), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
+    if patch_dir:
+        _write_patch(diagnosis, Path(patch_dir), force)
+    figures = None
+    if fmt == "html" and "-" not in paths:  # charts need the curves, which the Diagnosis omits
+        from trainwreck.curves.report import figures as draw_figures
+        from trainwreck.curves.report import has_curves
+
+        if has_curves(diagnosis):
+            figures = draw_figures(tool_commands.curve_results(paths, config_files))
+    emit(render(diagnosis, fmt, figures), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
+    if script_path:
+        _write_script(diagnosis, Path(script_path))
+
+
+def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
+    from trainwreck.fixes.patch import write_patch
+
+    result = write_patch(diagnosis, directory, force=force)
+    if result.diff is None:
+        click.echo(
+            "trainwreck: the fix changes no setting your files hold; nothing patched", err=True
+        )
+    else:
+        click.echo(
+            f"trainwreck: wrote {len(result.copies)} patched file(s) and {result.diff}", err=True
+        )
+
+
+def _write_script(diagnosis: Diagnosis, path: Path) -> None:
+    """Write the top hypothesis's verification script, or say why there is none."""
+    from trainwreck.redact import redact
+
+    top = diagnosis.hypotheses[0] if diagnosis.hypotheses else None
+    if top is None or top.verification is None:
+        what = f"a {top.category} hypothesis" if top else "a diagnosis with no hypothesis"
+        click.echo(f"trainwreck: no verification script for {what}; {path} not written", err=True)
+        return
+    try:
+        path.write_text(redact(top.verification.script), encoding="utf-8")
+        path.chmod(0o755)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
+    click.echo(f"trainwreck: wrote {path} ({top.verification.kind}); run: python {path}", err=True)
 
 
 @cli.group()
@@ -198,7 +263,13 @@ def version() -> None:
     click.echo(f"trainwreck {__version__} (kb {load().version})")
 
 
-for _command in (tool_commands.memory, tool_commands.check, tool_commands.env_command):
+for _command in (
+    tool_commands.memory,
+    tool_commands.check,
+    tool_commands.env_command,
+    tool_commands.curves,
+    mcp_command,
+):
     cli.add_command(_command)
 
 

@@ -1,4 +1,4 @@
-"""The tool commands beside `diagnose`: `memory`, `check` and `env`.
+"""The tool commands beside `diagnose`: `memory`, `check`, `env` and `curves`.
 
 Each is a thin shell: parse the options, call the library (imported only when
 the command runs), render, exit. `cli.py` registers them on the group.
@@ -6,12 +6,18 @@ the command runs), render, exit. `cli.py` registers them on the group.
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import UsageError
+from trainwreck.redact import redact
+
+if TYPE_CHECKING:
+    from trainwreck.model import Finding, MetricTable
 
 
 @click.command()
@@ -257,3 +263,74 @@ def env_command(
     emit(as_json(report) if fmt == "json" else text(report, list_packages), None)
     if report.errors:
         sys.exit(1)
+
+
+def curve_results(
+    paths: tuple[str, ...], config_files: tuple[str, ...] = ()
+) -> list[tuple[MetricTable, list[Finding]]]:
+    """Each metric history in PATHS with its findings (no knowledge base needed)."""
+    from trainwreck.analyzers import KEEP
+    from trainwreck.analyzers.curves import per_table
+    from trainwreck.evidence.collect import collect
+
+    return per_table(collect(paths, config_files=config_files, keep=KEEP))
+
+
+@click.command("curves")
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--config",
+    "config_files",
+    multiple=True,
+    metavar="FILE",
+    help="A training config, for warmup and batch-size facts. Repeatable.",
+)
+@click.option(
+    "--plot",
+    "plot_target",
+    metavar="OUT.svg",
+    help="Also draw each history as SVG (a second source goes to OUT.2.svg, ...).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)
+def curves(
+    paths: tuple[str, ...], config_files: tuple[str, ...], plot_target: str | None, fmt: str
+) -> None:
+    """Find the events in a run's metric curves: NaN onset, spikes, divergence, plateaus.
+
+    PATHS: trainer_state.json, JSONL/CSV metric files, MLflow or TensorBoard runs,
+    training logs, or a run directory holding them.
+
+    \b
+    Examples:
+      trainwreck curves output/checkpoint-500/trainer_state.json
+      trainwreck curves runs/exp1/ --plot exp1.svg
+      trainwreck curves metrics.jsonl --format json
+    """
+    from trainwreck.curves.report import as_json, as_markdown, figures, plot_paths, plots_available
+
+    if "-" in paths:
+        raise UsageError("curves reads files and directories, not stdin")
+    if missing := [path for path in paths if not os.path.exists(path)]:
+        raise UsageError(f"{missing[0]}: no such file or directory")
+    if plot_target and not plots_available():
+        from trainwreck.curves.plot import PLOTS_MISSING
+
+        raise UsageError(PLOTS_MISSING)
+    results = curve_results(paths, config_files)
+    if not results:
+        raise UsageError(f"no metric history found in {', '.join(paths)}")
+    written: list[str] = []
+    if plot_target:
+        drawn = figures(results).items
+        for target, figure in zip(plot_paths(plot_target, len(drawn)), drawn, strict=True):
+            emit(figure.svg, target)
+            written.append(target)
+    text = as_json(results, written) if fmt == "json" else as_markdown(results, written)
+    emit(redact(text), None, markdown=fmt == "markdown")

@@ -291,8 +291,11 @@ class Fix(Frozen):
 
 
 class Verification(Frozen):
+    """A runnable script that exits 0 when the fix works; `summary` says what it checks."""
+
     kind: str
     script: str
+    summary: str = ""
 
 
 class Hypothesis(Frozen):
@@ -323,6 +326,10 @@ class Prevention(Frozen):
     guard: str
     threshold: str
     citation: str
+    # The guard as paste-ready Python with the threshold filled in, and the
+    # version-pinned page of the API that code relies on.
+    code: str | None = None
+    source: str | None = None
 
 
 class Snippet(Frozen):
@@ -333,6 +340,21 @@ class Snippet(Frozen):
     code: str
     usage: str
     citation: str
+
+
+class ConfigBlock(Frozen):
+    """The chosen fix's changes as they are set in one place, in that place's own format.
+
+    `format` is `yaml`, `json` or `command` for a patched copy of a user's file
+    (`source`; `text` is then the unified diff, or the rewritten command), and
+    `env`, `flags`, `python` or `keys` for lines to paste where no user file holds
+    the setting. `notes` say what changed and why where the format has no comments.
+    """
+
+    format: Literal["yaml", "json", "command", "env", "flags", "python", "keys"]
+    text: str
+    source: str | None = None
+    notes: tuple[str, ...] = ()
 
 
 class ToolInfo(Frozen):
@@ -356,3 +378,5 @@ class Diagnosis(Frozen):
     snippets: tuple[Snippet, ...] = ()
     warnings: tuple[str, ...] = ()
     inputs: tuple[InputFile, ...] = ()
+    # The top hypothesis's first fix, consolidated in the user's own formats.
+    consolidated: tuple[ConfigBlock, ...] = ()

@@ -25,8 +25,16 @@ GOOD: dict[str, Any] = {
         {"url": "https://github.com/pytorch/pytorch/blob/v2.3.0/README.md", "detail": "d"}
     ],
     "prevention": [
-        {"guard": "g1", "threshold": "above 2"},
-        {"guard": "g2", "threshold": "below 5%"},
+        {
+            "guard": "g1",
+            "threshold": "above 2",
+            "code": {"template": "nonfinite-loss", "params": {"max_consecutive": 2}},
+        },
+        {
+            "guard": "g2",
+            "threshold": "below 5%",
+            "code": {"template": "data-wait", "params": {"max_wait_fraction": 0.05}},
+        },
     ],
     "examples": {"fires": ["boom 3"], "quiet": ["boom"]},
 }
@@ -68,6 +76,23 @@ def test_recommending_the_default_is_not_a_fix(tmp_path: Path) -> None:
 def test_threshold_without_number(tmp_path: Path) -> None:
     prevention = [{"guard": "g", "threshold": "when high"}, {"guard": "g", "threshold": "3"}]
     assert any("no number" in p for p in _lint_one(tmp_path, prevention=prevention))
+
+
+def test_a_pattern_needs_two_guards_with_code(tmp_path: Path) -> None:
+    prevention = [{**g, "code": None} for g in GOOD["prevention"][:1]] + GOOD["prevention"][1:]
+    problems = _lint_one(tmp_path, prevention=prevention)
+    assert any("two prevention guards with code" in p for p in problems)
+
+
+def test_guard_code_is_checked_at_load(tmp_path: Path) -> None:
+    def with_code(code: dict[str, Any]) -> list[str]:
+        return _lint_one(tmp_path, prevention=[{**GOOD["prevention"][0], "code": code}])
+
+    assert "unknown guard template" in with_code({"template": "no-such-guard"})[0]
+    assert "has no params" in with_code({"template": "nonfinite-loss", "params": {"x": 1}})[0]
+    # YAML reads 1e-06 as text: a numeric threshold must stay a number
+    bad = {"template": "nonfinite-loss", "params": {"max_consecutive": "1e-06"}}
+    assert "must be a number" in with_code(bad)[0]
 
 
 def test_bad_regex_and_missing_citation_fail_at_load(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from trainwreck.report import to_markdown
 SECTIONS = [
     "## Diagnosis",
     "### Fix",
+    "### Verify",
     "### Consolidated Config",
     "### Arithmetic",
     "### If That Doesn't Work",
@@ -132,7 +133,7 @@ def test_changes_show_before_after_and_flag_unverified_keys() -> None:
     unverified = line_with(markdown, "`--max_seq_length`: ")
     assert unverified.endswith("halves activation memory [unverified key]")
     flagged = [line for line in markdown.splitlines() if "[unverified key]" in line]
-    assert len(flagged) == 2  # the change and its consolidated-config line
+    assert len(flagged) == 1  # an alternative fix's change: the consolidated config is fix 1
 
 
 def test_commands_are_in_code_blocks() -> None:
@@ -143,19 +144,21 @@ def test_commands_are_in_code_blocks() -> None:
     )
 
 
-def test_consolidated_config_groups_env_flags_and_keys() -> None:
+def test_consolidated_config_is_the_first_fix_in_the_users_format() -> None:
     markdown = to_markdown(oom_diagnosis())
-    block = markdown.split("### Consolidated Config\n\n```\n", 1)[1].split("\n```", 1)[0]
-    assert block.splitlines() == [
-        "# environment",
-        "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-        "# command-line flags",
-        "--max_seq_length 2048  # [unverified key]",
-        "# config",
-        "TrainingArguments.gradient_checkpointing: true",
-        "TrainingArguments.per_device_train_batch_size: 4",
-        "TrainingArguments.gradient_accumulation_steps: 4",
+    section = markdown.split("### Consolidated Config\n\n", 1)[1].split("\n### ", 1)[0]
+    assert section.splitlines()[:9] == [
+        "In your code:",
+        "",
+        "```python",
+        "TrainingArguments(",
+        "    gradient_checkpointing=True,",
+        "    per_device_train_batch_size=4,",
+        "    gradient_accumulation_steps=4,",
+        ")",
+        "```",
     ]
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in section  # fix 2 is an alternative, not merged in
 
 
 def test_no_consolidated_config_without_changes() -> None:

@@ -1,4 +1,5 @@
-"""Metric curves: NaN onset and order, spikes, divergence, plateau, overfitting, LR schedule.
+"""Metric curves: NaN onset and order, spikes, divergence, plateau, overfitting, oscillation,
+LR schedule, clipping.
 
 A thin shell over `trainwreck.curves`: one table per metric file (read by the
 evidence pipeline) and one per log whose kept lines print metrics, the run facts
@@ -49,6 +50,8 @@ _CONFIG_KEYS = {
     "grad_accum": ("gradient_accumulation_steps",),
     "max_steps": ("max_steps", "train_iters"),
     "num_train_epochs": ("num_train_epochs",),
+    # HF TrainingArguments, DeepSpeed config, Lightning Trainer: a gradient-norm threshold
+    "max_grad_norm": ("max_grad_norm", "gradient_clipping", "gradient_clip_val"),
 }
 _TABLE_FACTS = ("max_steps", "num_train_epochs")
 
@@ -112,8 +115,11 @@ def _with_log_text(finding: Finding, texts: dict[tuple[str, int], str]) -> Findi
     return finding.model_copy(update={"evidence": refs})
 
 
-def analyze(evidence: Evidence) -> list[Finding]:
-    """Every curve event, one table at a time, in input order."""
+def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
+    """Each curve the evidence holds (metric files, then logs) with its own findings.
+
+    Also what `trainwreck curves` prints and the HTML report plots.
+    """
     has_lines = any(_METRIC_VALUE.search(line.text) for line in evidence.lines)
     if not evidence.metrics and not has_lines:
         return []
@@ -121,18 +127,26 @@ def analyze(evidence: Evidence) -> list[Finding]:
 
     file_sources = {table.source for table in evidence.metrics}
     tables = [*evidence.metrics, *_log_tables(evidence, file_sources)]
-    seen_by_loss = {line.source for line in evidence.lines if "loss" in line.text.lower()}
     texts = {(line.source, line.line): line.text for line in evidence.lines}
     found = _facts(evidence)
+    return [
+        (table, [_with_log_text(f, texts) for f in detect(table, _run_facts(found, table))])
+        for table in tables
+    ]
+
+
+def analyze(evidence: Evidence) -> list[Finding]:
+    """Every curve event, one table at a time, in input order."""
+    seen_by_loss = {line.source for line in evidence.lines if "loss" in line.text.lower()}
     findings: list[Finding] = []
     reported: set[tuple[str, str]] = set()
-    for table in tables:
-        for finding in detect(table, _run_facts(found, table)):
+    for table, table_findings in per_table(evidence):
+        for finding in table_findings:
             if finding.id in _FROM_LOSS_ANALYZER and table.source in seen_by_loss:
                 continue
             # A run that wrote the same history twice (JSONL and CSV) gets one finding.
             key = (finding.id, repr(sorted(finding.values.items())))
             if key not in reported:
                 reported.add(key)
-                findings.append(_with_log_text(finding, texts))
+                findings.append(finding)
     return findings

@@ -30,6 +30,8 @@ FINDING_IDS = {
     "python": "env.python_unsupported",
     "numpy-abi": "env.numpy_abi",
     "abi": "env.abi_mismatch",
+    "cuda": "env.cuda_unsupported",
+    "toolkit": "env.nvcc_mismatch",
 }
 TITLES = {
     "matrix": "An installed package was built for another release of one it depends on",
@@ -38,6 +40,8 @@ TITLES = {
     "python": "Python is outside the versions the installed torch ships wheels for",
     "numpy-abi": "A module built against NumPy 1.x runs under NumPy 2",
     "abi": "A compiled extension was built against another torch",
+    "cuda": "An extension's release does not support this CUDA",
+    "toolkit": "nvcc differs from the CUDA torch was built with, so extensions will not compile",
 }
 
 
@@ -148,6 +152,8 @@ def analyze(evidence: Evidence) -> list[Finding]:
             *compat.check_numpy2(env),
             *compat.check_driver(env),
             *compat.check_python(env),
+            *compat.check_cuda(env),
+            *compat.check_toolkit(env),
         ]
     conflicts += trace(env, _lines(evidence))
     findings = [_finding(conflict) for conflict in conflicts]

@@ -5,8 +5,11 @@ from __future__ import annotations
 from trainwreck import __version__
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.rank import Candidate, calibrate
+from trainwreck.fixes.consolidate import consolidated_blocks
+from trainwreck.fixes.guards import guard_prevention
+from trainwreck.fixes.scripts import verification_for
 from trainwreck.fixes.snippets import snippets_for
-from trainwreck.fixes.verify import concrete_fix, fill_text
+from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
 from trainwreck.kb import KnowledgeBase
 from trainwreck.model import (
     Citation,
@@ -49,6 +52,7 @@ def to_hypothesis(
         fix, fix_warnings = concrete_fix(recipe, values, evidence)
         fixes.append(fix)
         warnings.extend(fix_warnings)
+    fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
     citations = tuple(
         Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail) for c in pattern.citations
     )
@@ -83,10 +87,7 @@ def _prevention(kb: KnowledgeBase, top: Hypothesis | None) -> tuple[Prevention, 
     for pattern in sources:
         if len(guards) >= 2:
             break
-        guards += [
-            Prevention(guard=g.guard, threshold=g.threshold, citation=f"kb:{pattern.id}")
-            for g in pattern.prevention
-        ]
+        guards += [guard_prevention(g, pattern.id, top.values) for g in pattern.prevention]
     return tuple(guards)
 
 
@@ -112,6 +113,11 @@ def build(
         warnings.extend(w for w in fix_warnings if w not in warnings)
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
+    if hypotheses:  # one script, for the top hypothesis: the fix the report leads with
+        top = hypotheses[0]
+        hypotheses[0] = top.model_copy(
+            update={"verification": verification_for(top, evidence, findings)}
+        )
     grounded = bool(hypotheses) and hypotheses[0].grounded
     return Diagnosis(
         tool=ToolInfo(version=__version__, kb_version=kb.version),
@@ -125,4 +131,5 @@ def build(
         snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,
+        consolidated=consolidated_blocks(hypotheses, evidence.files),
     )

@@ -2,9 +2,11 @@
 
 A change is `verified` when the pattern pins a source showing the key exists and
 the user's installed version (when known) is inside the range that has the key.
-`before` comes from a regex group, or from the user's own config when it sets
-the key. A template that cannot be filled leaves the value unknown (None), never
-a placeholder.
+`before` comes from a regex group, else from the user's own config when it sets
+the key, else from the pattern. A template that cannot be filled leaves `before`
+unknown (None), never a placeholder; a change whose `after` cannot be filled, or
+that would be no fix (the run's value already, or against the direction the
+cause needs), is dropped with a warning.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import re
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from trainwreck.fixes.consistency import expected_direction, pointless
+from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
 from trainwreck.model import Change, Evidence, Fix, Scalar
 
@@ -45,13 +49,31 @@ def fill_text(text: str, values: dict[str, Scalar]) -> str:
 
 
 def _from_config(path: str, evidence: Evidence) -> Value:
-    """The user's current value of a key, matched on the key's last component."""
-    leaf = path.rsplit(".", 1)[-1].removeprefix("--").replace("-", "_")
+    """The user's current value of a setting, from the first config that holds it."""
+    where = target(path)
     for config in evidence.configs:
-        for key, value in config.values.items():
-            if key.rsplit(".", 1)[-1].replace("-", "_") == leaf:
-                return value
+        key = find_key(config.values, where)
+        if key is not None:
+            return config.values[key]
     return None
+
+
+def _before(change: PatternChange, values: dict[str, Scalar], evidence: Evidence) -> Value:
+    """The run's value: what the log printed, else the user's config, else the pattern's."""
+    templated = isinstance(change.before, str) and _TEMPLATE.search(change.before) is not None
+    filled = _fill(change.before, values) if templated else None
+    if filled is not None:
+        return filled
+    configured = _from_config(change.path, evidence)
+    return configured if configured is not None or templated else change.before
+
+
+def _no_fix(change: PatternChange, before: Value, after: Value) -> str | None:
+    """Why this filled change must not be recommended, as a warning; None when it may."""
+    if after is None and change.after is not None:
+        return f"dropped `{change.path}`: its value cannot be computed from this evidence"
+    problem = pointless(before, after, change.default, expected_direction(change))
+    return f"dropped `{change.path}` → {after!r}: {problem}" if problem else None
 
 
 def _verified(change: PatternChange, evidence: Evidence) -> tuple[bool, str | None]:
@@ -93,6 +115,14 @@ def framework_versions(evidence: Evidence) -> dict[str, str]:
     return found
 
 
+def _where(framework: str, version: str | None, evidence: Evidence) -> str:
+    """`framework version`, saying so when the version was assumed, not the user's."""
+    where = f"{framework} {version}"
+    if evidence.installed_version(framework) is None:
+        where += " (the newest known; your version is not in the evidence)"
+    return where
+
+
 def _schema_verdict(
     path: str, after: Value, evidence: Evidence, versions: dict[str, str]
 ) -> tuple[bool | None, bool, str | None]:
@@ -102,9 +132,7 @@ def _schema_verdict(
     verdict = verify_key(path, after, versions)
     if not verdict.applicable or verdict.framework is None:
         return None, False, None
-    where = f"{verdict.framework} {verdict.version}"
-    if evidence.installed_version(verdict.framework) is None:
-        where += " (the newest known; your version is not in the evidence)"
+    where = _where(verdict.framework, verdict.version, evidence)
     if verdict.exists:
         return True, verdict.is_default, None
     warning = f"`{path}` is not a key of {where}"
@@ -115,6 +143,28 @@ def _schema_verdict(
     return False, False, warning
 
 
+def _renamed(
+    path: str, after: Value, evidence: Evidence, versions: dict[str, str]
+) -> tuple[str, str] | None:
+    """(the key's name in the user's version, a note) when only the name differs there."""
+    from trainwreck.verify.guard import verify_key
+
+    verdict = verify_key(path, after, versions)
+    other = verify_key(verdict.alternative, after, versions) if verdict.alternative else None
+    if other is None or not other.exists or other.is_default or other.framework is None:
+        return None
+    where = _where(other.framework, other.version, evidence)
+    return other.path, f"`{path}` is `{other.path}` in {where}: the fix uses that name"
+
+
+def keys_verified(fix: Fix, evidence: Evidence) -> bool:
+    """Whether every framework key the fix sets exists in the user's version: a fix to lead with."""
+    versions = framework_versions(evidence)
+    return all(
+        _schema_verdict(c.path, c.after, evidence, versions)[0] is not False for c in fix.changes
+    )
+
+
 def concrete_fix(
     fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
 ) -> tuple[Fix, list[str]]:
@@ -122,14 +172,20 @@ def concrete_fix(
 
     A key of a framework we hold schemas for is verified against that framework's
     version (the evidence's, else the newest known); a change to the value that
-    version already defaults to is no fix and is dropped.
+    version already defaults to is no fix and is dropped. A key that version knows
+    under another name (renamed before or after it) is emitted under that name.
     """
     changes: list[Change] = []
     warnings: list[str] = []
     versions = framework_versions(evidence)
     for change in fix.changes:
-        verified, warning = _verified(change, evidence)
         after = _fill(change.after, values)
+        before = _before(change, values, evidence)
+        no_fix = _no_fix(change, before, after)
+        if no_fix:
+            warnings.append(no_fix)
+            continue
+        verified, warning = _verified(change, evidence)
         exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
         if is_default:
             warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
@@ -139,11 +195,14 @@ def concrete_fix(
         for text in (warning, schema_warning):
             if text and text not in warnings:
                 warnings.append(text)
-        before = _fill(change.before, values)
+        path = change.path
+        if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
+            (path, note), verified = renamed, True
+            warnings.append(note)
         changes.append(
             Change(
-                path=change.path,
-                before=before if before is not None else _from_config(change.path, evidence),
+                path=path,
+                before=before,
                 after=after,
                 default=change.default,
                 verified=verified,

@@ -3,7 +3,8 @@
 Schema errors, duplicate ids and bad regexes fail at load. On top of that: a
 citation must be version-pinned, fires examples must match and quiet ones must
 not, prevention guards need a numeric threshold, a fix must not recommend the
-default, and each listed real case must exist and rank the pattern first.
+default, a numeric change states its direction, and each listed real case must
+exist and rank the pattern first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 from pathlib import Path
 
 from trainwreck.errors import KnowledgeBaseError
+from trainwreck.fixes.compare import direction, number
+from trainwreck.fixes.targets import target
 from trainwreck.kb import KnowledgeBase, load_from
 from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.kb.schema import Pattern
@@ -55,6 +58,8 @@ def _page(pattern: Pattern) -> list[str]:
         for g in pattern.prevention
         if not _DIGIT.search(g.threshold)
     ]
+    if sum(1 for g in pattern.prevention if g.code) < 2:
+        problems.append("needs at least two prevention guards with code")
     for fix in pattern.fixes:
         problems += [
             f"fix has a placeholder, not a value, for {c.path}: {c.after!r}"
@@ -68,7 +73,27 @@ def _page(pattern: Pattern) -> list[str]:
         ]
     if all(s.frame for s in pattern.signatures):
         problems.append("frame signatures alone can never match")
-    return problems + _examples(pattern)
+    return problems + _examples(pattern) + _directions(pattern)
+
+
+def _directions(pattern: Pattern) -> list[str]:
+    """A numeric change states which way it moves unless its literals show it, and never
+    contradicts them; an env switch (`NCCL_P2P_DISABLE: 1`) is not a quantity."""
+    problems = []
+    for change in (c for fix in pattern.fixes for c in fix.changes):
+        moves = direction(change.before, change.after)
+        if change.direction in ("lower", "higher") and moves and moves != change.direction:
+            problems.append(
+                f"direction of {change.path} says {change.direction}, "
+                f"but {change.before!r} -> {change.after!r} is {moves}"
+            )
+        quantity = isinstance(change.after, int | float) and not isinstance(change.after, bool)
+        stated = change.direction is not None or number(change.before) is not None
+        if quantity and not stated and target(change.path).kind != "env":
+            problems.append(
+                f"numeric change of {change.path} needs a direction (lower|higher|either)"
+            )
+    return problems
 
 
 def _case_problems(pattern: Pattern, kb: KnowledgeBase, root: Path) -> list[str]:

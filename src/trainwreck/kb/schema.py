@@ -88,12 +88,19 @@ class VersionRange(Strict):
 
 
 class PatternChange(Strict):
-    """A config change. `before`/`after` may name a regex group as "{group}"."""
+    """A config change. `before`/`after` may name a regex group as "{group}".
+
+    `direction` says which way the mechanism needs a number to move (a "too
+    many sequences" cause lowers `--max-num-seqs`), so a recommendation is
+    never applied against it when the user's value is already past it; `either`
+    says the author checked that no single way is right (a divisor of a count).
+    """
 
     path: str
     before: Scalar | list[Scalar] = None
     after: Scalar | list[Scalar] = None
     default: Scalar | list[Scalar] = None
+    direction: Literal["lower", "higher", "either"] | None = None
     reason: str | None = None
     key_source: str | None = None
     available: VersionRange | None = None
@@ -119,9 +126,39 @@ class PatternCitation(Strict):
         return url
 
 
+class GuardCode(Strict):
+    """A guard as code: a template of `fixes.guards` and the thresholds that fill it.
+
+    A param may be "{group}" to take the value the log printed (else the template default).
+    """
+
+    template: str
+    params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _known_template(self) -> GuardCode:
+        from trainwreck.fixes.guards import TEMPLATES
+        from trainwreck.fixes.guards.base import EVIDENCE_REF
+
+        known = TEMPLATES.get(self.template)
+        if known is None:
+            raise ValueError(f"unknown guard template {self.template!r}")
+        unknown = sorted(set(self.params) - set(known.defaults))
+        if unknown:
+            raise ValueError(f"guard template {self.template!r} has no params {unknown}")
+        for key, value in self.params.items():
+            default = known.defaults[key]
+            numeric = isinstance(default, int | float) and not isinstance(default, bool)
+            # YAML reads `1e-06` as a string: a threshold must stay a number (or "{group}").
+            if numeric and isinstance(value, str) and not EVIDENCE_REF.match(value):
+                raise ValueError(f"guard param {key} must be a number, got {value!r}")
+        return self
+
+
 class PatternPrevention(Strict):
     guard: str
     threshold: str
+    code: GuardCode | None = None
 
 
 class PatternExamples(Strict):

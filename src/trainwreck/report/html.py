@@ -12,9 +12,12 @@ from html import escape
 
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
+from trainwreck.report.figures import Figures
 from trainwreck.report.sections import (
+    CONFIG_LABELS,
     NO_KB,
     NOTHING_MATCHED,
+    PATCH_HINT,
     Alternative,
     Claim,
     FixStep,
@@ -22,6 +25,7 @@ from trainwreck.report.sections import (
     Ref,
     Report,
     Table,
+    Verify,
     Versions,
     build,
 )
@@ -44,17 +48,18 @@ vertical-align:top}
 footer{margin-top:2rem;font-size:.85em;opacity:.75}"""
 
 
-def to_html(diagnosis: Diagnosis) -> str:
-    """Render a Diagnosis as a standalone HTML page."""
+def to_html(diagnosis: Diagnosis, figures: Figures | None = None) -> str:
+    """Render a Diagnosis (and the caller's curve charts) as a standalone HTML page."""
     report = build(diagnosis)
     if report.primary is None:
-        body = _nothing_matched(report)
+        body = _nothing_matched(report, figures)
     else:
         body = [
             *_diagnosis(report, report.primary),
             *_fix(report.primary),
             *_config(report.primary),
             *_arithmetic(report.arithmetic),
+            *_figures(figures),
             *_alternatives(report.alternatives),
             *_prevention(report),
             *_snippets(report),
@@ -140,12 +145,22 @@ def _setup(report: Report) -> list[str]:
 
 def _fix(primary: Primary) -> list[str]:
     lines = ["<h3>Fix</h3>", "<ol>", *(_fix_step(step) for step in primary.fixes), "</ol>"]
-    if primary.verification is not None:
-        lines.append(
-            f"<p><strong>Verify the fix</strong> ({_text(primary.verification.kind)}):</p>"
-        )
-        lines.append(_pre(primary.verification.script))
-    return lines
+    return lines + _verify(primary.verification)
+
+
+def _verify(verify: Verify | None) -> list[str]:
+    """What the verification script checks, how to get it, and the script folded away."""
+    if verify is None:
+        return []
+    return [
+        "<h3>Verify</h3>",
+        f"<p>A {_code(verify.kind)} script checks the fix on your setup."
+        + (f" {_text(verify.summary)}</p>" if verify.summary else "</p>"),
+        f"<p>Add {_code(verify.write)} to the <code>trainwreck diagnose</code> command to write "
+        f"it, then run {_code(verify.run)}: exit 0 means the failure is gone, 1 that it is still "
+        "there. Every value it was filled with has a flag (<code>--help</code>).</p>",
+        f"<details><summary>The script</summary>{_pre(verify.script)}</details>",
+    ]
 
 
 def _fix_step(step: FixStep) -> str:
@@ -168,8 +183,17 @@ def _fix_step(step: FixStep) -> str:
 def _config(primary: Primary) -> list[str]:
     if not primary.config:
         return []
-    body = "\n".join(line for group in primary.config for line in (group.heading, *group.lines))
-    return ["<h3>Consolidated Config</h3>", _pre(body)]
+    parts = ["<h3>Consolidated Config</h3>"]
+    for block in primary.config:
+        if block.source:
+            label = f"<code>{_text(block.source)}</code> ({_text(PATCH_HINT)}):"
+        else:
+            label = f"{_text(CONFIG_LABELS[block.format])}:"
+        parts += [f"<p>{label}</p>", _pre(block.text)]
+        if block.notes:
+            notes = "".join(f"<li><code>{_text(note)}</code></li>" for note in block.notes)
+            parts.append(f"<ul>{notes}</ul>")
+    return parts
 
 
 def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
@@ -207,7 +231,9 @@ def _prevention(report: Report) -> list[str]:
     if not report.prevention:
         return []
     items = (
-        f"<li>{_text(g.guard)} (threshold: {_text(g.threshold)}) {_refs(g.refs)}</li>"
+        f"<li>{_text(g.guard)} (threshold: {_text(g.threshold)}) {_refs(g.refs)}"
+        + (_pre(g.code.rstrip("\n")) if g.code else "")
+        + "</li>"
         for g in report.prevention
     )
     return ["<h3>Prevention</h3>", "<ul>", *items, "</ul>"]
@@ -230,7 +256,22 @@ def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:
     return [f"<h3>{_text(heading)}</h3>", "<ul>", *(f"<li>{_text(i)}</li>" for i in items), "</ul>"]
 
 
-def _nothing_matched(report: Report) -> list[str]:
+def _figures(figures: Figures | None) -> list[str]:
+    """Curve charts inline (the SVG is made by trusted code); or how to get them."""
+    if figures is None or not (figures.items or figures.missing):
+        return []
+    lines = ["<h3>Curves</h3>"]
+    if figures.missing:
+        lines.append(f"<p>{_text(figures.missing)}</p>")
+    for figure in figures.items:
+        lines.append(
+            f"<figure>{figure.svg}<figcaption><strong>{_text(figure.title)}</strong>: "
+            f"{_text(figure.caption)}</figcaption></figure>"
+        )
+    return lines
+
+
+def _nothing_matched(report: Report, figures: Figures | None) -> list[str]:
     """No hypothesis: say so, and show what was read and what could not be."""
     lines = [
         "<h2>Diagnosis</h2>",
@@ -240,5 +281,6 @@ def _nothing_matched(report: Report) -> list[str]:
         *_list_section("What Was Read", report.inputs),
         *_list_section("Findings", report.findings),
         *_arithmetic(report.arithmetic),
+        *_figures(figures),
     ]
     return lines + _list_section("Warnings", report.warnings)

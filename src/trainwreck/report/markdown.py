@@ -8,11 +8,14 @@ fenced blocks, so it cannot turn into markup.
 from __future__ import annotations
 
 import re
+from textwrap import indent
 
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
 from trainwreck.report.sections import (
+    CONFIG_LABELS,
     NOTHING_MATCHED,
+    PATCH_HINT,
     Alternative,
     Claim,
     FixStep,
@@ -20,6 +23,7 @@ from trainwreck.report.sections import (
     Ref,
     Report,
     Table,
+    Verify,
     Versions,
     build,
 )
@@ -98,10 +102,24 @@ def _fix(primary: Primary) -> list[str]:
     lines = ["### Fix", ""]
     for number, step in enumerate(primary.fixes, start=1):
         lines += _fix_step(number, step)
-    if primary.verification is not None:
-        lines += [f"**Verify the fix** ({primary.verification.kind}):", ""]
-        lines += [*fenced(primary.verification.script), ""]
-    return lines
+    return lines + _verify(primary.verification)
+
+
+def _verify(verify: Verify | None) -> list[str]:
+    """What the verification script checks and how to get it; not the script itself."""
+    if verify is None:
+        return []
+    return [
+        "### Verify",
+        "",
+        f"A {code(verify.kind)} script checks the fix on your setup. {verify.summary}".rstrip(),
+        "",
+        f"Add {code(verify.write)} to this `trainwreck diagnose` command to write it, then run "
+        f"{code(verify.run)}: exit 0 means the failure is gone, 1 that it is still there. Every "
+        "value it was filled with has a flag (`--help`); the JSON report carries the script in "
+        "`verification`.",
+        "",
+    ]
 
 
 def _fix_step(number: int, step: FixStep) -> list[str]:
@@ -116,11 +134,30 @@ def _fix_step(number: int, step: FixStep) -> list[str]:
     return [*lines, ""]
 
 
+_CONFIG_LANGUAGES = {
+    "yaml": "diff",
+    "json": "diff",
+    "command": "bash",
+    "env": "bash",
+    "flags": "bash",
+    "python": "python",
+    "keys": "",
+}
+
+
 def _config(primary: Primary) -> list[str]:
     if not primary.config:
         return []
-    body = "\n".join(line for group in primary.config for line in (group.heading, *group.lines))
-    return ["### Consolidated Config", "", *fenced(body), ""]
+    lines = ["### Consolidated Config", ""]
+    for block in primary.config:
+        if block.source:
+            lines.append(f"{code(block.source)} ({PATCH_HINT}):")
+        else:
+            lines.append(f"{CONFIG_LABELS[block.format]}:")
+        lines += ["", *fenced(block.text, _CONFIG_LANGUAGES[block.format]), ""]
+        lines += [f"- {code(note)}" for note in block.notes]
+        lines += [""] if block.notes else []
+    return lines
 
 
 def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
@@ -162,8 +199,12 @@ def _prevention(report: Report) -> list[str]:
     if not report.prevention:
         return []
     lines = ["### Prevention", ""]
-    lines += [f"- {g.guard} (threshold: {g.threshold}) {_refs(g.refs)}" for g in report.prevention]
-    return [*lines, ""]
+    for g in report.prevention:
+        lines.append(f"- {g.guard} (threshold: {g.threshold}) {_refs(g.refs)}")
+        if g.code:
+            block = "\n".join(fenced(g.code.rstrip("\n"), "python"))
+            lines += ["", indent(block, "  "), ""]
+    return lines if lines[-1] == "" else [*lines, ""]
 
 
 def _snippets(report: Report) -> list[str]:

@@ -8,10 +8,12 @@ comes from a redacted copy of the Diagnosis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from trainwreck.fixes.consolidate import consolidate
 from trainwreck.model import (
     ArithmeticLine,
+    ConfigBlock,
     Diagnosis,
     Fix,
     Hypothesis,
@@ -22,8 +24,6 @@ from trainwreck.model import (
 )
 from trainwreck.report.scrub import scrub
 from trainwreck.report.values import (
-    ConfigGroup,
-    consolidated_config,
     format_number,
     format_value,
     missing_frameworks,
@@ -84,6 +84,24 @@ class FixStep:
 
 
 @dataclass(frozen=True)
+class Verify:
+    """The Verify section: what the script checks and how to write and run it.
+
+    The script itself (often 150 lines) stays out of the text reports; `--script`
+    writes it and the JSON report carries it.
+    """
+
+    kind: str
+    summary: str
+    write: str  # the option that writes it: "--script verify.py"
+    run: str  # "python verify.py"
+    script: str
+
+
+VERIFY_FILE = "verify.py"
+
+
+@dataclass(frozen=True)
 class Primary:
     """The best hypothesis: root cause, confidence, versions, evidence, fixes."""
 
@@ -93,8 +111,8 @@ class Primary:
     versions: Versions
     evidence: tuple[Quote, ...]
     fixes: tuple[FixStep, ...]
-    config: tuple[ConfigGroup, ...]
-    verification: Verification | None
+    config: tuple[ConfigBlock, ...]
+    verification: Verify | None
 
 
 @dataclass(frozen=True)
@@ -118,6 +136,7 @@ class Guard:
     guard: str
     threshold: str
     refs: tuple[Ref, ...]
+    code: str | None = None  # paste-ready Python; `refs` then ends with its API source
 
 
 @dataclass(frozen=True)
@@ -142,12 +161,12 @@ def build(diagnosis: Diagnosis) -> Report:
     return Report(
         summary=d.summary,
         setup=setup_items(d.setup),
-        primary=primary(hypotheses[0], d.setup) if hypotheses else None,
+        primary=primary(hypotheses[0], d.setup, d.consolidated) if hypotheses else None,
         alternatives=tuple(alternative(h) for h in hypotheses[1:]),
         arithmetic=tuple(
             Table(a.title, tuple(_row(line) for line in a.lines), a.result) for a in d.arithmetic
         ),
-        prevention=tuple(_guard(p) for p in d.prevention),
+        prevention=_guards(d.prevention),
         snippets=d.snippets,
         inputs=tuple(_input_line(f.path, f.kind, f.lines_read) for f in d.inputs),
         findings=tuple(f"{f.title}: {f.summary}" for f in d.findings),
@@ -174,7 +193,7 @@ def refs(hypothesis: Hypothesis, *, with_urls: bool = True) -> tuple[Ref, ...]:
     return (*(Ref(page) for page in pages), *(Ref("source", url) for url in urls))
 
 
-def primary(h: Hypothesis, setup: Setup) -> Primary:
+def primary(h: Hypothesis, setup: Setup, consolidated: tuple[ConfigBlock, ...] = ()) -> Primary:
     tags = refs(h)
     return Primary(
         root_cause=Claim(h.root_cause, tags),
@@ -187,9 +206,36 @@ def primary(h: Hypothesis, setup: Setup) -> Primary:
             for r in h.evidence
         ),
         fixes=tuple(_fix_step(f, refs(h, with_urls=False)) for f in h.fixes),
-        config=consolidated_config(change for f in h.fixes for change in f.changes),
-        verification=h.verification,
+        config=consolidated or _paste_blocks(h),
+        verification=_verify(h.verification),
     )
+
+
+def _verify(verification: Verification | None) -> Verify | None:
+    if verification is None:
+        return None
+    return Verify(
+        kind=verification.kind,
+        summary=verification.summary,
+        write=f"--script {VERIFY_FILE}",
+        run=f"python {VERIFY_FILE}",
+        script=verification.script,
+    )
+
+
+# What a consolidated block not tied to a user's file holds; a file's block names the file.
+CONFIG_LABELS = {
+    "env": "Environment",
+    "flags": "Command-line flags",
+    "python": "In your code",
+    "keys": "Settings",
+}
+PATCH_HINT = "`--patch DIR` writes the patched copy and changes.diff"
+
+
+def _paste_blocks(h: Hypothesis) -> tuple[ConfigBlock, ...]:
+    """The first fix as lines to paste, for a Diagnosis built without the user's files."""
+    return consolidate(h.fixes[0].changes, ()).blocks if h.fixes else ()
 
 
 def _fix_step(fix: Fix, tags: tuple[Ref, ...]) -> FixStep:
@@ -251,6 +297,18 @@ def alternative(h: Hypothesis) -> Alternative:
     )
 
 
+def _guards(preventions: tuple[Prevention, ...]) -> tuple[Guard, ...]:
+    """Each guard once; code identical to an earlier guard's is shown only there."""
+    guards, shown = [], set()
+    for prevention in preventions:
+        guard = _guard(prevention)
+        if guard.code in shown:
+            guard = replace(guard, code=None)
+        shown.add(guard.code)
+        guards.append(guard)
+    return tuple(guards)
+
+
 def _guard(prevention: Prevention) -> Guard:
     source = prevention.citation
     if _is_web(source):
@@ -259,7 +317,9 @@ def _guard(prevention: Prevention) -> Guard:
         tags = (Ref(_kb_tag(source)),)
     else:
         tags = NO_KB
-    return Guard(prevention.guard, prevention.threshold, tags)
+    if prevention.source:
+        tags += (Ref("API", prevention.source),)
+    return Guard(prevention.guard, prevention.threshold, tags, prevention.code)
 
 
 def _row(line: ArithmeticLine) -> tuple[str, str, str, str]:
