@@ -114,7 +114,7 @@ def diagnose(
       trainwreck diagnose train.log --format html -o report.html
       trainwreck diagnose train.log --script verify.py && python verify.py
     """
-    from trainwreck.diagnose import diagnose as run_diagnosis
+    from trainwreck.diagnose import examine
     from trainwreck.report import render
 
     if not paths and not symptoms and not config_files and not env_files and not sys.stdin.isatty():
@@ -124,7 +124,7 @@ def diagnose(
     if script_path and Path(script_path).exists() and not force:
         raise UsageError(f"{script_path} exists; pass --force to overwrite it")
     with spinner("Reading evidence and matching the knowledge base..."):
-        diagnosis = run_diagnosis(
+        evidence, diagnosis = examine(
             paths,
             symptoms=symptoms,
             config_files=config_files,
@@ -135,12 +135,14 @@ def diagnose(
     if patch_dir:
         _write_patch(diagnosis, Path(patch_dir), force)
     figures = None
-    if fmt == "html" and "-" not in paths:  # charts need the curves, which the Diagnosis omits
+    if fmt == "html":  # charts need the curves, which the Diagnosis omits
         from trainwreck.curves.report import figures as draw_figures
         from trainwreck.curves.report import has_curves
 
         if has_curves(diagnosis):
-            figures = draw_figures(tool_commands.curve_results(paths, config_files))
+            from trainwreck.analyzers.curves import per_table
+
+            figures = draw_figures(per_table(evidence))
     emit(render(diagnosis, fmt, figures), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
     if script_path:
         _write_script(diagnosis, Path(script_path))

@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from trainwreck.model import Finding, MetricTable
 
 
+# The report formats of the tool commands (diagnose adds HTML, env prints text).
+markdown_or_json = click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)
+
+
 @click.command()
 @click.option(
     "--model", "-m", required=True, help="config.json, a model directory, or a bundled hub id."
@@ -71,14 +82,7 @@ if TYPE_CHECKING:
 @click.option("--max-model-len", type=int, default=4096, show_default=True)
 @click.option("--gpu-memory-utilization", type=float, default=0.9, show_default=True)
 @click.option("--tensor-parallel", type=int, default=1, show_default=True)
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-)
+@markdown_or_json
 def memory(
     gpus_text: str | None,
     lora_text: str | None,
@@ -160,7 +164,7 @@ def _parse_lora(text: str | None) -> tuple[int | None, tuple[str, ...]]:
     help="The framework version to check against (bare X.Y.Z needs --framework). Repeatable. "
     "Default: the installed version, else the newest snapshot.",
 )
-@click.option("--format", "-f", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+@markdown_or_json
 @click.option(
     "--live/--no-live",
     default=True,
@@ -291,14 +295,7 @@ def curve_results(
     metavar="OUT.svg",
     help="Also draw each history as SVG (a second source goes to OUT.2.svg, ...).",
 )
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-)
+@markdown_or_json
 def curves(
     paths: tuple[str, ...], config_files: tuple[str, ...], plot_target: str | None, fmt: str
 ) -> None:

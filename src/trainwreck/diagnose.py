@@ -29,7 +29,7 @@ def _nothing_read(evidence: Evidence) -> EvidenceError:
     return EvidenceError(f"nothing to diagnose: {first.source}: {first.reason}{more}")
 
 
-def diagnose(
+def examine(
     paths: Sequence[str] = (),
     *,
     symptoms: str | None = None,
@@ -38,11 +38,11 @@ def diagnose(
     model_config_files: Sequence[str] = (),
     stdin: BinaryIO | None = None,
     kb: KnowledgeBase | None = None,
-) -> Diagnosis:
-    """Diagnose a failed run from what it left behind.
+) -> tuple[Evidence, Diagnosis]:
+    """The evidence read and the diagnosis made from it (see `diagnose`).
 
-    Raises EvidenceError only when nothing at all could be read; unreadable
-    inputs otherwise become warnings in the Diagnosis.
+    Callers that draw the run's curves need the evidence too: the Diagnosis
+    leaves out the NumPy metric tables.
     """
     knowledge = kb or load()
     keep = knowledge.keep_parts(analyzers.KEEP)
@@ -59,4 +59,30 @@ def diagnose(
         raise _nothing_read(evidence)
     findings = analyzers.run(evidence)
     ranked = rank_candidates(knowledge, evidence, findings)
-    return build(knowledge, evidence, findings, ranked)
+    return evidence, build(knowledge, evidence, findings, ranked)
+
+
+def diagnose(
+    paths: Sequence[str] = (),
+    *,
+    symptoms: str | None = None,
+    config_files: Sequence[str] = (),
+    env_files: Sequence[str] = (),
+    model_config_files: Sequence[str] = (),
+    stdin: BinaryIO | None = None,
+    kb: KnowledgeBase | None = None,
+) -> Diagnosis:
+    """Diagnose a failed run from what it left behind.
+
+    Raises EvidenceError only when nothing at all could be read; unreadable
+    inputs otherwise become warnings in the Diagnosis.
+    """
+    return examine(
+        paths,
+        symptoms=symptoms,
+        config_files=config_files,
+        env_files=env_files,
+        model_config_files=model_config_files,
+        stdin=stdin,
+        kb=kb,
+    )[1]

@@ -25,8 +25,8 @@ def plots_available() -> bool:
 
 
 def has_curves(diagnosis: Diagnosis) -> bool:
-    """Whether the run had a metric file or a curve finding: only then is the evidence
-    read again to draw charts (the Diagnosis holds no curves)."""
+    """Whether the run had a metric file or a curve finding: only then are its curves
+    detected again, per history, to draw charts (the Diagnosis holds no curves)."""
     return any(f.kind == "metrics" for f in diagnosis.inputs) or any(
         f.id.startswith(CURVE_FINDINGS) for f in diagnosis.findings
     )

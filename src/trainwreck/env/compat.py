@@ -7,6 +7,7 @@ conflict cites the matrix row's URL instead of the package's own metadata.
 from __future__ import annotations
 
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from trainwreck.env import advice, matrix
@@ -228,13 +229,20 @@ def _cuda_in_use(env: Environment) -> list[tuple[str, str]]:
     return found
 
 
+def _covered(env: Environment, name: str, versions: SpecifierSet) -> Package | None:
+    """The installed package when its version is inside a matrix row's range."""
+    package = env.packages.get(name)
+    installed = matrix.version_of(package.public_version if package else None)
+    if package is None or installed is None or not versions.contains(installed, True):
+        return None
+    return package
+
+
 def check_cuda(env: Environment) -> list[Conflict]:
     """Extensions (flash-attn, bitsandbytes) next to a CUDA their release does not support."""
     conflicts: list[Conflict] = []
     for row in matrix.load().cuda_ranges:
-        package = env.packages.get(row.package)
-        installed = matrix.version_of(package.public_version if package else None)
-        if package is None or installed is None or not row.versions.contains(installed, True):
+        if (package := _covered(env, row.package, row.versions)) is None:
             continue
         for cuda, what in _cuda_in_use(env):
             parsed = matrix.version_of(".".join(cuda.split(".")[:2]))
@@ -278,9 +286,7 @@ def check_toolkit(env: Environment) -> list[Conflict]:
         return []
     conflicts = []
     for row in matrix.load().toolkits:
-        package = env.packages.get(row.package)
-        installed = matrix.version_of(package.public_version if package else None)
-        if package is None or installed is None or not row.versions.contains(installed, True):
+        if (package := _covered(env, row.package, row.versions)) is None:
             continue
         if _same(nvcc, torch_cuda, row.match):
             continue

@@ -17,9 +17,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from trainwreck.errors import KnowledgeBaseError
+from trainwreck.kb.schema import HttpsUrl
 
 PRIORS_DIR = Path(__file__).parent / "priors"
 
@@ -68,15 +69,8 @@ class Prior(BaseModel):
     precision: Literal["fp16", "bf16"] | None = None
     value: str
     key: str | None = Field(None, pattern=r"^[a-z]+:\w+\.\w+$")  # framework:Class.field
-    source: str
+    source: HttpsUrl
     establishes: str
-
-    @field_validator("source")
-    @classmethod
-    def _cited(cls, url: str) -> str:
-        if not url.startswith("https://"):
-            raise ValueError("source must be an https URL")
-        return url
 
     def sizes(self) -> tuple[float, float] | None:
         """The model-size range in billions of parameters, when the row has one."""

@@ -8,9 +8,9 @@ single definition the loader validates against.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from trainwreck.model import Category, Scalar
 
@@ -114,16 +114,19 @@ class PatternFix(Strict):
     destructive: bool = False
 
 
-class PatternCitation(Strict):
-    url: str
-    detail: str
+def _https(url: str) -> str:
+    if not url.startswith("https://"):
+        raise ValueError("a cited source must be an https URL")
+    return url
 
-    @field_validator("url")
-    @classmethod
-    def _is_url(cls, url: str) -> str:
-        if not url.startswith("https://"):
-            raise ValueError("a citation url starts with https://")
-        return url
+
+# Every source the knowledge base cites (pages, priors) is a public https address.
+HttpsUrl = Annotated[str, AfterValidator(_https)]
+
+
+class PatternCitation(Strict):
+    url: HttpsUrl
+    detail: str
 
 
 class GuardCode(Strict):
