@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import anyio
-
 from mcp import ClientSession, StdioServerParameters, stdio_client
+
 from trainwreck.kb.cases import Case, find_cases
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "cases"

@@ -272,12 +272,20 @@ def env_command(
 def curve_results(
     paths: tuple[str, ...], config_files: tuple[str, ...] = ()
 ) -> list[tuple[MetricTable, list[Finding]]]:
-    """Each metric history in PATHS with its findings (no knowledge base needed)."""
+    """Each metric history in PATHS with its findings (no knowledge base needed).
+
+    Raises UsageError when there is none, with the first reason a file was skipped.
+    """
     from trainwreck.analyzers import KEEP
     from trainwreck.analyzers.curves import per_table
     from trainwreck.evidence.collect import collect
 
-    return per_table(collect(paths, config_files=config_files, keep=KEEP))
+    evidence = collect(paths, config_files=config_files, keep=KEEP)
+    results = per_table(evidence)
+    if not results:
+        why = f" ({evidence.gaps[0].source}: {evidence.gaps[0].reason})" if evidence.gaps else ""
+        raise UsageError(f"no metric history found in {', '.join(paths)}{why}")
+    return results
 
 
 @click.command("curves")
@@ -321,8 +329,6 @@ def curves(
 
         raise UsageError(PLOTS_MISSING)
     results = curve_results(paths, config_files)
-    if not results:
-        raise UsageError(f"no metric history found in {', '.join(paths)}")
     written: list[str] = []
     if plot_target:
         drawn = figures(results).items

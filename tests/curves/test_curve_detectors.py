@@ -11,6 +11,7 @@ from curve_scoring import EVENTS, score
 
 from trainwreck.curves.detect import detect
 from trainwreck.curves.facts import Fact, RunFacts
+from trainwreck.curves.robust import trailing_median_at, trailing_min
 from trainwreck.curves.table import TableBuilder
 from trainwreck.model import MetricTable
 
@@ -104,3 +105,14 @@ def test_grad_norm_spike_before_loss_spike_is_reported() -> None:
     found = {f.id: f for f in detect(_table({"loss": loss, "grad_norm": grad}, steps))}
     lead = found["curves.grad_norm_before_spike"]
     assert lead.values == {"grad_step": 298, "loss_step": 300, "lead_steps": 2}
+
+
+@pytest.mark.parametrize("window", [1, 2, 3, 16, 31, 33])
+def test_trailing_statistics_match_their_definition(window: int) -> None:
+    """The doubling minimum and the on-demand median equal the plain sliding-window ones."""
+    values = np.random.default_rng(window).normal(size=500)
+    padded = np.concatenate([np.full(window, values[0]), values[:-1]])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, window)
+    assert np.array_equal(trailing_min(values, window), windows.min(axis=1))
+    at = np.array([0, 1, 7, 250, 499])
+    assert np.array_equal(trailing_median_at(values, window, at), np.median(windows[at], axis=1))

@@ -152,3 +152,18 @@ def test_several_runs_in_one_directory_are_reported_apart(tmp_path: Path) -> Non
     assert series["eval_loss"]["points"] == spike_run.eval_steps.size
     assert report["plots"] == [str(out), str(out.with_suffix(".2.svg"))]
     assert all(Path(p).read_text().startswith("<svg") for p in report["plots"])
+
+
+def test_a_metric_file_of_tens_of_mib_is_read_whole(tmp_path: Path) -> None:
+    """Past the 32 MiB kept for configs: 400,000 steps, NaN planted near the end."""
+    path = tmp_path / "metrics.jsonl"
+    row = '{{"step": {0}, "loss": {1}, "grad_norm": 0.9, "learning_rate": 0.0001, "epoch": 0.5}}\n'
+    with path.open("w") as handle:
+        for step in range(1, 400_001):
+            handle.write(row.format(step, "NaN" if step > 399_000 else 2.0 - step / 1e6))
+    assert path.stat().st_size > 32 * 2**20
+    result = run("curves", str(path), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    (table,) = json.loads(result.stdout)["sources"]
+    first = {f["id"]: f["values"] for f in table["findings"]}["loss.non_finite"]
+    assert first["step"] == 399_001

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from trainwreck.curves.jsonload import loads
+from trainwreck.curves.readers import read_text
+from trainwreck.model import MetricTable
 
 SUMMARY = (
     "from trainwreck.curves.readers import read_text; import sys, json; "
@@ -52,3 +54,47 @@ def test_jsonl_with_nan_and_a_truncated_line_reads_the_same_without_orjson(
     assert with_orjson == _summary(path, hide_orjson=True)
     assert "nan" in with_orjson and "inf" in with_orjson
     assert "1 line(s) were not JSON objects; skipped" in with_orjson
+
+
+def _late_nan_rows() -> list[str]:
+    rows = [{"step": i, "loss": 2.0 - i / 100, "Note_N": "NaN in a string"} for i in range(1, 30)]
+    lines = [json.dumps(row) for row in rows]
+    return lines + [json.dumps({"step": 30 + i, "loss": math.nan}) for i in range(3)]
+
+
+SHAPES = {
+    "nan late": "\n".join(_late_nan_rows()) + "\n",
+    "no final newline": "\n".join(_late_nan_rows()),
+    "crlf": "\r\n".join(_late_nan_rows()) + "\r\n",
+    "blank lines": "\n\n".join(_late_nan_rows()) + "\n\n",
+    "two objects on a line": '{"step": 3, "loss": 3.0}, {"step": 4, "loss": 4.0}\n'
+    '{"step": 5, "loss": 5.0}\n',
+    "two objects unseparated": '{"step": 1, "loss": 1.0}{"step": 2, "loss": 2.0}\n'
+    '{"step": 5, "loss": 5.0}\n',
+    "infinity first": '{"step": 1, "loss": -Infinity}\n{"step": 2, "loss": Infinity}\n',
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_jsonl_reads_like_one_stdlib_parse_per_line(shape: str) -> None:
+    """The one-parse fast path gives what parsing each line on its own gives, line numbers too."""
+    text = SHAPES[shape]
+    expected: dict[str, list[tuple[int, str, int]]] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        for key, value in row.items() if isinstance(row, dict) else ():
+            if key == "step" or isinstance(value, str):
+                continue
+            expected.setdefault(key, []).append((row["step"], repr(float(value)), number))
+    table = read_text("metrics.jsonl", text)
+    assert isinstance(table, MetricTable)
+    found = {
+        name: list(
+            zip(s.steps.tolist(), map(repr, s.values.tolist()), s.lines.tolist(), strict=True)
+        )
+        for name, s in table.series.items()
+    }
+    assert found == expected

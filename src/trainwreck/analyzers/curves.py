@@ -23,6 +23,7 @@ KEEP: tuple[str, ...] = (
     r"OVERFLOW!|[Gg]radient overflow",
     r"Num examples = |Total train batch size|Gradient Accumulation steps = "
     r"|Total optimization steps = |Instantaneous batch size per device = |Num Epochs = ",
+    r"trainable params: [\d,]+ \|\| all params: ",
 )
 _FROM_LOSS_ANALYZER = frozenset({"loss.non_finite", "grad_norm.non_finite", "loss.diverged"})
 _METRIC_WORDS = ("loss", "overflow")
@@ -52,7 +53,13 @@ _CONFIG_KEYS = {
     "num_train_epochs": ("num_train_epochs",),
     # HF TrainingArguments, DeepSpeed config, Lightning Trainer: a gradient-norm threshold
     "max_grad_norm": ("max_grad_norm", "gradient_clipping", "gradient_clip_val"),
+    "learning_rate": ("learning_rate", "lr"),
 }
+# PEFT's print_trainable_parameters(): an adapter run, and the model's size.
+_TRAINABLE = re.compile(r"trainable params: ([\d,]+) \|\| all params: ([\d,]+)")
+_SIZE_IN_NAME = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z0-9])")
+_ADAPTER_KEYS = frozenset({"lora_r", "lora_rank", "lora_alpha", "lora_target", "lora_dropout"})
+_FOUR_BIT = frozenset({"load_in_4bit", "bnb_4bit_quant_type", "bnb_4bit_compute_dtype"})
 _TABLE_FACTS = ("max_steps", "num_train_epochs")
 
 
@@ -80,7 +87,48 @@ def _facts(evidence: Evidence) -> dict[str, tuple[float, str]]:
     return found
 
 
-def _run_facts(found: dict[str, tuple[float, str]], table: MetricTable) -> RunFacts:
+def _model_size(evidence: Evidence) -> tuple[float, str] | None:
+    """Billions of parameters: PEFT's printed count, else a size in the model's name."""
+    for line in evidence.lines:
+        if (match := _TRAINABLE.search(line.text)) is not None:
+            return int(match[2].replace(",", "")) / 1e9, f"{line.source}:{line.line}"
+    model = evidence.setup.model
+    if model and (match := _SIZE_IN_NAME.search(model)) is not None:
+        return float(match[1]), f"model name {model}"
+    return None
+
+
+def _method(evidence: Evidence) -> tuple[str, str] | None:
+    """full, lora, qlora or dpo, where the configs or PEFT's printout say so; else None."""
+    adapter = four_bit = stated = None
+    for config in evidence.configs:
+        for key, value in config.values.items():
+            leaf, where = key.rsplit(".", 1)[-1], f"{config.source}:{key}"
+            if leaf in _ADAPTER_KEYS or (leaf == "peft_type" and value == "LORA"):
+                adapter = adapter or where
+            elif (leaf in _FOUR_BIT and value not in (False, None)) or (
+                leaf == "quantization_bit" and value == 4
+            ):
+                four_bit = four_bit or where
+            elif (leaf, value) in {("stage", "dpo"), ("finetuning_type", "full")}:
+                stated = stated or (str(value), where)
+            elif (leaf, value) == ("finetuning_type", "lora"):
+                adapter = adapter or where
+    for line in evidence.lines:
+        if (match := _TRAINABLE.search(line.text)) is not None and int(
+            match[1].replace(",", "")
+        ) * 2 < int(match[2].replace(",", "")):
+            adapter = adapter or f"{line.source}:{line.line}"
+    if stated is not None and stated[0] == "dpo":
+        return stated
+    if adapter is not None:
+        return ("qlora", f"{adapter}, {four_bit}") if four_bit else ("lora", adapter)
+    return stated
+
+
+def _run_facts(
+    found: dict[str, tuple[float, str]], method: tuple[str, str] | None, table: MetricTable
+) -> RunFacts:
     from trainwreck.curves.facts import Fact, RunFacts
 
     facts = {key: Fact(value, source) for key, (value, source) in found.items()}
@@ -88,7 +136,7 @@ def _run_facts(found: dict[str, tuple[float, str]], table: MetricTable) -> RunFa
         value = table.info.get(key)
         if isinstance(value, int | float) and key not in facts:
             facts[key] = Fact(float(value), f"{table.source}:{key}")
-    return RunFacts(facts)
+    return RunFacts(facts, method)
 
 
 def _log_tables(evidence: Evidence, skip: set[str]) -> list[MetricTable]:
@@ -128,9 +176,11 @@ def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
     file_sources = {table.source for table in evidence.metrics}
     tables = [*evidence.metrics, *_log_tables(evidence, file_sources)]
     texts = {(line.source, line.line): line.text for line in evidence.lines}
-    found = _facts(evidence)
+    found, method = _facts(evidence), _method(evidence)
+    if (size := _model_size(evidence)) is not None:
+        found.setdefault("model_size_b", size)
     return [
-        (table, [_with_log_text(f, texts) for f in detect(table, _run_facts(found, table))])
+        (table, [_with_log_text(f, texts) for f in detect(table, _run_facts(found, method, table))])
         for table in tables
     ]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
+from itertools import repeat
+from operator import is_not, itemgetter
 from typing import cast
 
 import numpy as np
@@ -19,6 +20,7 @@ from trainwreck.curves.names import STEP_KEYS, TIME_KEYS, canonical
 from trainwreck.curves.table import WALL, TableBuilder
 
 Row = dict[str, object]
+FloatColumn = tuple[NDArray[np.float64], NDArray[np.bool_]]
 _SKIP_SUFFIXES = ("__min", "__max", "_runtime_per_sample")
 
 
@@ -46,7 +48,7 @@ def _is_number(value: object) -> bool:
     return text in {"nan", "-nan", "+nan"} or not math.isnan(_one(text)) if text else False
 
 
-def to_floats(column: Sequence[object]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+def to_floats(column: Sequence[object]) -> FloatColumn:
     """Values and a mask of which were present and numeric (None/"" are absent)."""
     count = len(column)
     try:
@@ -57,10 +59,10 @@ def to_floats(column: Sequence[object]) -> tuple[NDArray[np.float64], NDArray[np
     if not np.isnan(values).any() or (isinstance(column, list) and None not in column):
         return values, np.ones(count, dtype=bool)
     # Every value converted, so a NaN is either a real NaN or a missing (None) value.
-    return values, np.fromiter((v is not None for v in column), bool, count)
+    return values, np.fromiter(map(is_not, column, repeat(None)), bool, count)
 
 
-def strings_to_floats(column: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+def strings_to_floats(column: Sequence[str]) -> FloatColumn:
     """A CSV column: empty cells are absent; the rest parse in one NumPy call."""
     text = np.asarray(column, dtype=str)
     present = np.char.str_len(np.char.strip(text)) > 0
@@ -72,20 +74,18 @@ def strings_to_floats(column: Sequence[str]) -> tuple[NDArray[np.float64], NDArr
     return values, present
 
 
-def _floats(column: Sequence[object]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    if column and all(isinstance(v, str) for v in column[:100]):
-        return strings_to_floats(cast(Sequence[str], column))
-    return to_floats(column)
-
-
 def _step_column(keys: Sequence[str]) -> str | None:
     lowered = {key.lower(): key for key in keys}
     return next((lowered[k] for k in STEP_KEYS if k in lowered), None)
 
 
+def _wanted(key: str) -> bool:
+    return not clean_key(key).lower().endswith(_SKIP_SUFFIXES)
+
+
 def add_columns(
     builder: TableBuilder,
-    columns: Mapping[str, Sequence[object]],
+    columns: Mapping[str, FloatColumn],
     lines: NDArray[np.int64],
 ) -> None:
     """Add each metric column of equal-length `columns` to the builder."""
@@ -94,36 +94,49 @@ def add_columns(
         steps = np.arange(1, lines.shape[0] + 1, dtype=np.int64)
         builder.info["step_unit"] = "row (the file has no step column)"
     else:
-        step_values, step_present = _floats(columns[step_key])
+        step_values, step_present = columns[step_key]
         steps = np.where(step_present, step_values, -1).astype(np.int64)
     has_step = steps >= 0
     time_key = next((k for k in columns if k.lower() in TIME_KEYS), None)
-    for key, column in columns.items():
-        if key == step_key or clean_key(key).lower().endswith(_SKIP_SUFFIXES):
+    for key, (values, present) in columns.items():
+        if key == step_key:
             continue
-        values, present = _floats(column)
         keep = present & has_step
-        if not keep.any():
-            continue
         name = WALL if key == time_key else canonical(clean_key(key))
-        builder.add_columns(name, steps[keep], values[keep], lines[keep])
+        if keep.all():  # the common case: no copy
+            builder.add_columns(name, steps, values, lines)
+        elif keep.any():
+            builder.add_columns(name, steps[keep], values[keep], lines[keep])
     unread = int(lines.shape[0] - np.count_nonzero(has_step))
     if unread:
         builder.notes.append(f"{unread} row(s) without a readable step were skipped")
 
 
-def rows_to_columns(rows: Sequence[Row]) -> dict[str, list[object]]:
-    """Equal-length columns, None where a row lacks the key."""
+def text_columns(header: Sequence[str], records: Sequence[Sequence[str]]) -> dict[str, FloatColumn]:
+    """CSV records (all of the header's length) -> one float column per wanted header key."""
+    return {
+        key: strings_to_floats([record[index] for record in records])
+        for index, key in enumerate(header)
+        if _wanted(key)
+    }
+
+
+def row_columns(rows: Sequence[Row]) -> dict[str, FloatColumn]:
+    """JSON objects -> one float column per wanted key, absent where a row lacks the key."""
     keys: dict[str, None] = {}
     for row in rows[:1000]:
         keys.update(dict.fromkeys(row))
     if len(rows) > 1000:
         keys.update(dict.fromkeys(sorted(set().union(*rows).difference(keys))))
-    return {key: _column(rows, key) for key in keys}
+    return {key: _row_floats(rows, key) for key in keys if _wanted(key)}
 
 
-def _column(rows: Sequence[Row], key: str) -> list[object]:
-    try:  # a key every row has (the common case) is fetched at C speed
-        return list(map(itemgetter(key), rows))
-    except KeyError:
-        return [row.get(key) for row in rows]
+def _row_floats(rows: Sequence[Row], key: str) -> FloatColumn:
+    try:  # a key every row holds a number for (the common case) converts at C speed
+        values = np.fromiter(map(itemgetter(key), rows), np.float64, len(rows))
+    except (KeyError, TypeError, ValueError):
+        column = list(map(dict.get, rows, repeat(key)))
+        if column and all(isinstance(v, str) for v in column[:100]):
+            return strings_to_floats(cast(Sequence[str], column))
+        return to_floats(column)
+    return values, np.ones(len(rows), dtype=bool)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from trainwreck.curves import nonfinite, schedule, spikes, trends
 from trainwreck.curves.clipping import clipping
 from trainwreck.curves.facts import RunFacts
+from trainwreck.curves.lr_prior import lr_against_priors
 from trainwreck.curves.oscillation import oscillation
 from trainwreck.curves.periodic import periodic_spikes
 from trainwreck.model import Finding, MetricTable
@@ -49,7 +50,7 @@ def detect(table: MetricTable, facts: RunFacts | None = None) -> list[Finding]:
         findings.append(swinging)
     since = swinging.values["step"] if swinging is not None else None
     findings += _spike_findings(table, facts, since if isinstance(since, int) else None)
-    for check in (schedule.lr_decay_early, schedule.lr_no_warmup, clipping):
+    for check in (schedule.lr_decay_early, schedule.lr_no_warmup, clipping, lr_against_priors):
         if (finding := check(table, facts)) is not None:
             findings.append(finding)
     unit = table.info.get("step_unit")

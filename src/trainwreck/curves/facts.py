@@ -24,9 +24,14 @@ class Fact:
 
 @dataclass(frozen=True)
 class RunFacts:
-    """What the evidence says about the run's size and schedule; absent keys are unknown."""
+    """What the evidence says about the run's size and schedule; absent keys are unknown.
+
+    `method` is how the model is trained (full, lora, qlora, dpo) and where that
+    was read, when the evidence says; the learning-rate priors depend on it.
+    """
 
     facts: dict[str, Fact] = field(default_factory=dict)
+    method: tuple[str, str] | None = None
 
     def get(self, key: str) -> Fact | None:
         return self.facts.get(key)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
 import numpy as np
 
-from trainwreck.curves.columns import Row, add_columns, rows_to_columns
-from trainwreck.curves.jsonload import loads
+from trainwreck.curves.columns import Row, add_columns, row_columns, text_columns
+from trainwreck.curves.jsonload import loads, loads_lines
 from trainwreck.curves.table import WALL, TableBuilder
 from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Gap, MetricTable
@@ -29,6 +29,7 @@ _STATE_INFO = (
     "eval_steps",
     "epoch",
 )
+_PIECE_CHARS = 1 << 24
 TENSORBOARD_MISSING = (
     "TensorBoard event file skipped: reading it needs the optional 'tensorboard' "
     "package (pip install tensorboard)"
@@ -42,10 +43,19 @@ def _finish(builder: TableBuilder, what: str) -> MetricTable | Gap:
     return table
 
 
+def _add_rows(builder: TableBuilder, rows: Sequence[Row], lines: Sequence[int]) -> None:
+    if rows:
+        numbers = (
+            np.arange(lines.start, lines.stop, dtype=np.int64)
+            if isinstance(lines, range)
+            else np.asarray(lines, dtype=np.int64)
+        )
+        add_columns(builder, row_columns(rows), numbers)
+
+
 def _rows_builder(source: str, rows: Sequence[Row], lines: Sequence[int]) -> TableBuilder:
     builder = TableBuilder(source)
-    if rows:
-        add_columns(builder, rows_to_columns(rows), np.asarray(lines, dtype=np.int64))
+    _add_rows(builder, rows, lines)
     return builder
 
 
@@ -81,7 +91,8 @@ def _json_lines(numbers: list[int], body: list[str]) -> tuple[list[object], list
             parsed = loads("[" + ",".join(body[:whole]) + "]")
         except (ValueError, RecursionError):
             continue
-        return _with_rest(cast(list[object], parsed), numbers, body, whole)
+        if len(cast(list[object], parsed)) == whole:  # not when a line held two values
+            return _with_rest(cast(list[object], parsed), numbers, body, whole)
     return _with_rest([], numbers, body, 0)
 
 
@@ -99,16 +110,44 @@ def _with_rest(
     return rows, kept
 
 
-def read_jsonl(source: str, text: str) -> MetricTable | Gap:
-    """One JSON object per line; bad lines (a truncated last line) are skipped and counted."""
-    numbers, body = _non_blank(text)
+def _pieces(text: str) -> Iterator[tuple[int, str]]:
+    """(number of its first line, text) slices of about _PIECE_CHARS, each cut after a newline."""
+    start, line = 0, 1
+    while start < len(text):
+        stop = text.find("\n", start + _PIECE_CHARS)
+        stop = len(text) if stop < 0 else stop + 1
+        piece = text[start:stop]
+        yield line, piece
+        line += piece.count("\n")
+        start = stop
+
+
+def _jsonl_piece(first: int, piece: str) -> tuple[list[object], Sequence[int], int]:
+    """The values of one piece's lines, their line numbers, and how many non-blank lines it has."""
+    parsed = loads_lines(piece)
+    if parsed is not None:
+        return parsed, range(first, first + len(parsed)), len(parsed)
+    numbers, body = _non_blank(piece)
     rows, kept = _json_lines(numbers, body)
-    if not all(type(row) is dict for row in rows):
-        pairs = [(row, n) for row, n in zip(rows, kept, strict=True) if isinstance(row, dict)]
-        rows, kept = [row for row, _ in pairs], [n for _, n in pairs]
-    builder = _rows_builder(source, cast(list[Row], rows), kept)
-    if len(rows) < len(body):
-        builder.notes.append(f"{len(body) - len(rows)} line(s) were not JSON objects; skipped")
+    return rows, [number + first - 1 for number in kept], len(body)
+
+
+def read_jsonl(source: str, text: str) -> MetricTable | Gap:
+    """One JSON object per line; bad lines (a truncated last line) are skipped and counted.
+
+    Read in pieces, so a file of hundreds of MB never holds more than one piece's
+    parsed objects at a time: the columns built from them are far smaller.
+    """
+    builder, skipped = TableBuilder(source), 0
+    for first, piece in _pieces(text):
+        rows, kept, total = _jsonl_piece(first, piece)
+        if set(map(type, rows)) != {dict}:
+            pairs = [(row, n) for row, n in zip(rows, kept, strict=True) if isinstance(row, dict)]
+            rows, kept = [row for row, _ in pairs], [n for _, n in pairs]
+        _add_rows(builder, cast(list[Row], rows), kept)
+        skipped += total - len(rows)
+    if skipped:
+        builder.notes.append(f"{skipped} line(s) were not JSON objects; skipped")
     return _finish(builder, "JSONL file")
 
 
@@ -121,12 +160,10 @@ def read_csv(source: str, text: str) -> MetricTable | Gap:
         return Gap(source=source, reason="CSV file has no data rows")
     header, body = records[0], records[1:]
     good = [(row, n) for n, row in enumerate(body, start=2) if len(row) == len(header)]
-    columns: dict[str, Sequence[object]] = {}
-    if good:
-        for index, key in enumerate(header):
-            columns[key] = [row[index] for row, _ in good]
     builder = TableBuilder(source)
-    add_columns(builder, columns, np.asarray([n for _, n in good], dtype=np.int64))
+    if good:
+        columns = text_columns(header, [row for row, _ in good])
+        add_columns(builder, columns, np.asarray([n for _, n in good], dtype=np.int64))
     if len(good) < len(body):
         builder.notes.append(f"{len(body) - len(good)} row(s) with a wrong field count skipped")
     return _finish(builder, "CSV file")

@@ -1,4 +1,4 @@
-"""Robust statistics on curves: trailing rolling median and a noise scale.
+"""Robust statistics on curves: trailing rolling median and minimum, and a noise scale.
 
 Spikes are judged against what the curve was doing just before (a trailing
 median, blind to the spike itself) in units of the curve's own step-to-step
@@ -17,16 +17,33 @@ NOISE_BLOCK = 2048
 Floats = NDArray[np.float64]
 
 
-def trailing_median(values: Floats, window: int) -> Floats:
-    """Median of the `window` values before each point (the first value pads the start)."""
+def trailing_min(values: Floats, window: int) -> Floats:
+    """Minimum of the `window` values before each point (the first value pads the start).
+
+    A trailing median is never below it, so it bounds how far a point can rise
+    above its median at a small fraction of the median's cost.
+    """
     if values.size == 0:
         return values.copy()
     padded = np.concatenate([np.full(window, values[0]), values[:-1]])
+    span, low = 1, padded  # low[i] = min(padded[i : i + span]), doubling span each pass
+    while span * 2 <= window:
+        low = np.minimum(low[:-span], low[span:])
+        span *= 2
+    size = values.shape[0]  # two overlapping spans cover each window exactly
+    return np.asarray(np.minimum(low[:size], low[window - span : window - span + size]))
+
+
+def trailing_median_at(values: Floats, window: int, at: NDArray[np.intp]) -> Floats:
+    """Median of the `window` values before each point in `at` (the first value pads the start)."""
+    if at.size == 0:
+        return np.empty(0)
+    padded = np.concatenate([np.full(window, values[0]), values[:-1]])
     view = sliding_window_view(padded, window)
-    out = np.empty(values.shape[0])
-    for start in range(0, values.shape[0], _CHUNK_ROWS):
-        stop = min(start + _CHUNK_ROWS, values.shape[0])
-        out[start:stop] = np.median(view[start:stop], axis=1)
+    out = np.empty(at.shape[0])
+    for start in range(0, at.shape[0], _CHUNK_ROWS):
+        stop = min(start + _CHUNK_ROWS, at.shape[0])
+        out[start:stop] = np.median(view[at[start:stop]], axis=1)
     return out
 
 

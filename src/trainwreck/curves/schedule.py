@@ -1,7 +1,7 @@
 """Learning-rate schedule checks: stuck at zero, no warmup where asked, decay done too early.
 
 Each compares the logged learning_rate with the run's own length or config; none
-judges whether a value is good for the model (that needs a cited prior).
+judges whether a value is good for the model: `lr_prior` does, against cited recipes.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from trainwreck.curves.refs import arith, around, fmt, point, where
-from trainwreck.curves.robust import groups, noise_scale, trailing_median
+from trainwreck.curves.robust import groups, noise_scale, trailing_median_at, trailing_min
 from trainwreck.model import Arithmetic, Finding, MetricSeries, MetricTable
 
 WINDOW = 31
@@ -44,19 +44,32 @@ def _finite(series: MetricSeries) -> tuple[np.ndarray, np.ndarray]:
     return keep, np.log(series.values[keep])
 
 
+def _flagged(logs: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """Which points score above SCORE and rise MIN_RATIO above their trailing median.
+
+    The median is computed only where the trailing minimum (which it never falls
+    below) leaves room for both: on a long curve that is a handful of points.
+    """
+    rise = logs - trailing_min(logs, WINDOW)
+    maybe = np.flatnonzero((rise / sigma > SCORE) & (rise > math.log(MIN_RATIO)))
+    above = logs[maybe] - trailing_median_at(logs, WINDOW, maybe)
+    flags = np.zeros(logs.shape[0], dtype=bool)
+    flags[maybe[(above / sigma[maybe] > SCORE) & (above > math.log(MIN_RATIO))]] = True
+    return flags
+
+
 def find_spikes(series: MetricSeries) -> list[Spike]:
     """Every recovered spike of a positive series (NaN/inf and non-positive values skipped)."""
     index, logs = _finite(series)
     if logs.size < MIN_POINTS:
         return []
-    base = trailing_median(logs, WINDOW)
     sigma = noise_scale(logs)
-    score = (logs - base) / sigma
-    flags = (score > SCORE) & (logs - base > math.log(MIN_RATIO))
     spikes: list[Spike] = []
-    for first, last in groups(flags, _JOIN_GAP):
-        peak = first + int(np.argmax(logs[first : last + 1] - base[first : last + 1]))
-        calm = np.flatnonzero(logs[last + 1 :] - base[first] <= math.log(RECOVERED_RATIO))
+    for first, last in groups(_flagged(logs, sigma), _JOIN_GAP):
+        base = trailing_median_at(logs, WINDOW, np.arange(first, last + 1))
+        offset = int(np.argmax(logs[first : last + 1] - base))
+        peak = first + offset
+        calm = np.flatnonzero(logs[last + 1 :] - base[0] <= math.log(RECOVERED_RATIO))
         if calm.size == 0:
             continue  # never came back down: a divergence, not a spike
         recovered = int(series.steps[index[last + 1 + int(calm[0])]])
@@ -66,9 +79,9 @@ def find_spikes(series: MetricSeries) -> list[Spike]:
                 start_step=int(series.steps[index[first]]),
                 step=int(series.steps[index[peak]]),
                 value=float(series.values[index[peak]]),
-                baseline=float(np.exp(base[peak])),
-                ratio=float(np.exp(logs[peak] - base[peak])),
-                score=float(score[peak]),
+                baseline=float(np.exp(base[offset])),
+                ratio=float(np.exp(logs[peak] - base[offset])),
+                score=float((logs[peak] - base[offset]) / sigma[peak]),
                 recovery_steps=recovered - int(series.steps[index[first]]),
             )
         )

@@ -75,9 +75,13 @@ class TableBuilder:
                     )
                 )
             merged[name] = (
-                np.concatenate([p[0] for p in parts]),
-                np.concatenate([p[1] for p in parts]),
-                np.concatenate([p[2] for p in parts]),
+                parts[0]
+                if len(parts) == 1
+                else (
+                    np.concatenate([p[0] for p in parts]),
+                    np.concatenate([p[1] for p in parts]),
+                    np.concatenate([p[2] for p in parts]),
+                )
             )
         return merged
 

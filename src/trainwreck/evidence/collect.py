@@ -61,7 +61,7 @@ class _Collector:
             return
         kind = forced or item.kind
         try:
-            text = None if kind == "log" else files.read_text(item.path, item.compressed)
+            text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
         except (OSError, EOFError, ValueError) as error:
             self.gaps.append(Gap(source=item.path, reason=f"cannot read: {error}"))
             return

@@ -20,7 +20,8 @@ from typing import BinaryIO
 from trainwreck.model import Gap, InputKind
 
 SNIFF_BYTES = 8192
-MAX_NON_LOG_BYTES = 32 * 1024 * 1024  # configs, listings, metrics: never this big
+MAX_NON_LOG_BYTES = 32 * 1024 * 1024  # configs, listings: never this big
+MAX_METRICS_BYTES = 1 << 30  # millions of logged steps make a metric file of hundreds of MB
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules", ".ipynb_checkpoints"})
 _MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz"}
 _TEXT_CONTROL = frozenset({7, 8, 9, 10, 12, 13, 27})
@@ -169,7 +170,7 @@ def sniff(path: str) -> Candidate | Gap:
     if '"schema_version"' in text and '"name": "trainwreck"' in text:
         return Gap(source=path, reason="a trainwreck report, not evidence")
     kind = kind_by_name(path, text)
-    if kind != "log" and size > MAX_NON_LOG_BYTES and packed is None:
+    if kind != "log" and size > max_bytes(kind) and packed is None:
         return Gap(source=path, reason=f"{kind} file too large to read ({size} bytes)")
     return Candidate(path=path, kind=kind, size_bytes=size, compressed=packed)
 
@@ -206,10 +207,15 @@ def discover(path: str) -> list[Candidate | Gap]:
     return [sniff(path)]
 
 
-def read_text(path: str, compressed: str | None, limit: int = MAX_NON_LOG_BYTES) -> str:
-    """Read a small (non-log) file as text; invalid UTF-8 is replaced."""
+def max_bytes(kind: InputKind) -> int:
+    """The most of a non-log file that is read whole (logs are streamed, never held)."""
+    return MAX_METRICS_BYTES if kind == "metrics" else MAX_NON_LOG_BYTES
+
+
+def read_text(path: str, kind: InputKind, compressed: str | None) -> str:
+    """Read a non-log file, up to its kind's limit, as text; invalid UTF-8 is replaced."""
     with open_binary(path, compressed) as handle:
-        return handle.read(limit).decode("utf-8", "replace")
+        return handle.read(max_bytes(kind)).decode("utf-8", "replace")
 
 
 def load_json(text: str) -> object:

@@ -139,7 +139,7 @@ def parse_question(text: str) -> Question:
     return Question(knobs, method, float(size.group(1)) if size else None, precision)
 
 
-def _fit(row: Prior, question: Question) -> float:
+def fit(row: Prior, question: Question) -> float:
     """How well a row's setting matches the question (higher is closer)."""
     score = 0.0
     if question.method is not None:
@@ -168,11 +168,11 @@ def query(text: str, rows: tuple[Prior, ...] | None = None) -> tuple[Question, l
     if question.knobs:
         chosen = [row for row in rows if _knob_matches(row.knob, question.knobs)]
     elif question.method is not None:
-        chosen = [row for row in rows if _fit(row, question) >= 1]
+        chosen = [row for row in rows if fit(row, question) >= 1]
     else:
         chosen = []
     order = {knob: i for i, knob in enumerate(question.knobs)}
-    chosen.sort(key=lambda row: (_knob_rank(row.knob, order), -_fit(row, question), row.id))
+    chosen.sort(key=lambda row: (_knob_rank(row.knob, order), -fit(row, question), row.id))
     return question, chosen
 
 
