@@ -83,10 +83,11 @@ def _finding(
 ) -> Finding:
     above = ratio >= FAR
     times = f"{ratio:.0f}x above" if above else f"{1 / ratio:.0f}x below"
-    setting = f"{method[0]} training of a {size.value:g}B-parameter model"
+    recipe = f"{prior.method} on {prior.model_size}" if prior.model_size else prior.method
     summary = (
-        f"peak learning rate {fmt(value)} is {times} the {prior.value} that the cited recipe "
-        f"used for {setting} ({prior.source})"
+        f"peak learning rate {fmt(value)} is {times} the {prior.value} of the cited {recipe} "
+        f"recipe (prior {prior.id}); this run: {method[0]} on a "
+        f"{size.value:.3g}B-parameter model"
     )
     lines = (
         arith("peak learning rate", "highest learning rate of the run", value, value_source),

@@ -34,7 +34,7 @@ from trainwreck.report.values import UNVERIFIED
 _CSS = """\
 :root{color-scheme:light dark}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{max-width:48rem;margin:0 auto;padding:1rem}
+main{max-width:48rem;margin:0 auto;padding:1rem;overflow-wrap:anywhere}
 h2{margin-top:0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;padding:.75rem;border-radius:6px;\
 background:rgba(127,127,127,.12)}
