@@ -15,7 +15,9 @@ from trainwreck.model import Diagnosis, Evidence
 
 
 def _usable(evidence: Evidence) -> bool:
-    read_something = any(f.lines_read for f in evidence.files) or evidence.configs
+    read_something = any(f.lines_read for f in evidence.files) or bool(
+        evidence.configs or evidence.metrics
+    )
     return bool(read_something or evidence.environment or evidence.symptoms)
 
 

@@ -8,12 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from trainwreck.curves.readers import (
-    TENSORBOARD_MISSING,
-    read_mlflow_run,
-    read_tensorboard,
-    read_text,
-)
+from trainwreck.curves.readers import read_text
 from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Gap, MetricTable
 
@@ -113,21 +108,7 @@ def test_lightning_csv_and_wandb_export() -> None:
     assert set(table.series) == {"loss"}
 
 
-def test_mlflow_run_directory(tmp_path: Path) -> None:
-    metrics = tmp_path / "mlruns" / "0" / "abc" / "metrics"
-    metrics.mkdir(parents=True)
-    (metrics / "train_loss").write_text("1700000000000 2.5 1\n1700000001000 nan 2\nbroken\n")
-    table = _table(read_mlflow_run(str(tmp_path / "mlruns" / "0" / "abc")))
-    assert table.series["loss"].steps.tolist() == [1, 2]
-    assert table.wall_seconds is not None and table.wall_seconds.values[0] == 1.7e9
-
-
 def test_unreadable_inputs_become_gaps(tmp_path: Path) -> None:
     assert isinstance(read_text("m.json", "{not json"), Gap)
     assert isinstance(read_text("m.csv", "just a header\n"), Gap)
     assert isinstance(read_text("m.jsonl", '{"note": "no numbers"}\n'), Gap)
-    result = read_tensorboard(str(tmp_path))
-    try:
-        import tensorboard  # noqa: F401
-    except ImportError:
-        assert isinstance(result, Gap) and result.reason == TENSORBOARD_MISSING

@@ -1,4 +1,4 @@
-"""Metric files -> MetricTable: trainer_state.json, JSONL, JSON, CSV, MLflow, TensorBoard.
+"""Metric text files -> MetricTable: trainer_state.json, JSONL, JSON, CSV, training logs.
 
 Readers never raise on bad input: what cannot be read is a Gap with a one-line
 reason, and a file that is partly broken (a truncated last line from a killed
@@ -16,7 +16,7 @@ import numpy as np
 
 from trainwreck.curves.columns import Row, add_columns, row_columns, text_columns
 from trainwreck.curves.jsonload import loads, loads_lines
-from trainwreck.curves.table import WALL, TableBuilder
+from trainwreck.curves.table import TableBuilder
 from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Gap, MetricTable
 
@@ -30,13 +30,10 @@ _STATE_INFO = (
     "epoch",
 )
 _PIECE_CHARS = 1 << 24
-TENSORBOARD_MISSING = (
-    "TensorBoard event file skipped: reading it needs the optional 'tensorboard' "
-    "package (pip install tensorboard)"
-)
 
 
-def _finish(builder: TableBuilder, what: str) -> MetricTable | Gap:
+def finish_table(builder: TableBuilder, what: str) -> MetricTable | Gap:
+    """The built table, or a Gap when the source held no numeric metric."""
     table = builder.build()
     if not table.series:
         return Gap(source=builder.source, reason=f"no numeric metric found in this {what}")
@@ -68,7 +65,7 @@ def read_trainer_state(source: str, data: Mapping[str, object]) -> MetricTable |
         value = data.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             builder.info[key] = value
-    return _finish(builder, "trainer_state.json")
+    return finish_table(builder, "trainer_state.json")
 
 
 def _non_blank(text: str) -> tuple[list[int], list[str]]:
@@ -148,7 +145,7 @@ def read_jsonl(source: str, text: str) -> MetricTable | Gap:
         skipped += total - len(rows)
     if skipped:
         builder.notes.append(f"{skipped} line(s) were not JSON objects; skipped")
-    return _finish(builder, "JSONL file")
+    return finish_table(builder, "JSONL file")
 
 
 def read_csv(source: str, text: str) -> MetricTable | Gap:
@@ -166,7 +163,7 @@ def read_csv(source: str, text: str) -> MetricTable | Gap:
         add_columns(builder, columns, np.asarray([n for _, n in good], dtype=np.int64))
     if len(good) < len(body):
         builder.notes.append(f"{len(body) - len(good)} row(s) with a wrong field count skipped")
-    return _finish(builder, "CSV file")
+    return finish_table(builder, "CSV file")
 
 
 def read_json(source: str, text: str) -> MetricTable | Gap:
@@ -182,7 +179,7 @@ def read_json(source: str, text: str) -> MetricTable | Gap:
     if not isinstance(data, list):
         return Gap(source=source, reason="JSON holds no list of metric rows")
     rows = [row for row in data if isinstance(row, dict)]
-    return _finish(_rows_builder(source, rows, range(1, len(rows) + 1)), "JSON file")
+    return finish_table(_rows_builder(source, rows, range(1, len(rows) + 1)), "JSON file")
 
 
 def read_text(source: str, text: str) -> MetricTable | Gap:
@@ -196,63 +193,3 @@ def read_text(source: str, text: str) -> MetricTable | Gap:
         return read_csv(source, text)
     table = read_lines(source, enumerate(text.splitlines(), start=1))
     return table if table is not None else Gap(source=source, reason="no metric lines found")
-
-
-def _mlflow_points(path: str) -> np.ndarray | None:
-    """Rows of (timestamp ms, value, step); unreadable lines are skipped."""
-    points: list[tuple[float, float, float]] = []
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                parts = line.split()
-                try:
-                    points.append((float(parts[0]), float(parts[1]), float(parts[2])))
-                except (ValueError, IndexError):
-                    continue
-    except OSError:
-        return None
-    return np.array(points) if points else None
-
-
-def read_mlflow_run(run_dir: str) -> MetricTable | Gap:
-    """`mlruns/<experiment>/<run>/metrics/<name>`: lines of `timestamp value step`."""
-    metrics_dir = os.path.join(run_dir, "metrics")
-    builder = TableBuilder(run_dir)
-    have_wall = False
-    for root, _, names in sorted(os.walk(metrics_dir)):
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            data = _mlflow_points(path)
-            if data is None:
-                continue
-            metric = os.path.relpath(path, metrics_dir).replace(os.sep, "/")
-            steps = data[:, 2].astype(np.int64)
-            lines = np.arange(1, data.shape[0] + 1, dtype=np.int64)
-            builder.add_columns(metric, steps, data[:, 1], lines)
-            if not have_wall:
-                builder.add_columns(WALL, steps, data[:, 0] / 1000.0, lines)
-                have_wall = True
-    return _finish(builder, "MLflow run")
-
-
-def read_tensorboard(path: str) -> MetricTable | Gap:
-    """Scalars of a TensorBoard event file or directory, via the optional package."""
-    try:
-        from tensorboard.backend.event_processing import (  # type: ignore[import-not-found]
-            event_accumulator,
-        )
-    except ImportError:
-        return Gap(source=path, reason=TENSORBOARD_MISSING)
-    accumulator = event_accumulator.EventAccumulator(path, size_guidance={"scalars": 0})
-    try:
-        accumulator.Reload()
-    except Exception as error:  # a corrupt event file is a gap, never a crash
-        return Gap(source=path, reason=f"cannot read TensorBoard events: {error}")
-    builder = TableBuilder(path)
-    for tag in accumulator.Tags().get("scalars", []):
-        events = accumulator.Scalars(tag)
-        steps = np.array([e.step for e in events], dtype=np.int64)
-        values = np.array([e.value for e in events], dtype=np.float64)
-        zeros = np.zeros(steps.shape[0], dtype=np.int64)
-        builder.add_columns(tag, steps, values, zeros)
-    return _finish(builder, "TensorBoard event file")

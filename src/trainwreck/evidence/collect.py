@@ -60,6 +60,10 @@ class _Collector:
             self.gaps.append(item)
             return
         kind = forced or item.kind
+        store = files.metric_store(item.path) if kind == "metrics" else None
+        if store is not None:
+            self.read_metric_store(item, store)
+            return
         try:
             text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
         except (OSError, EOFError, ValueError) as error:
@@ -163,6 +167,29 @@ class _Collector:
             self.gaps.append(table)
         else:
             self.metrics.append(table)
+
+    def read_metric_store(self, item: Candidate, store: str) -> None:
+        """An MLflow run folder or database, or a TensorBoard event file: curves, no text."""
+        from trainwreck.curves import stores
+
+        if store == "mlflow_db":
+            runs = stores.read_mlflow_db(item.path)
+        elif store == "mlflow_run":
+            runs = [stores.read_mlflow_run(item.path)]
+        else:
+            runs = [stores.read_tensorboard(item.path)]
+        if isinstance(runs, Gap):
+            self.gaps.append(runs)
+            return
+        self.files.append(InputFile(path=item.path, kind="metrics", size_bytes=item.size_bytes))
+        for run in runs:
+            if isinstance(run.table, Gap):
+                self.gaps.append(run.table)
+                continue
+            self.metrics.append(run.table)
+            if run.params:  # learning rate, batch size, warmup: facts the curve checks use
+                values = {key: configs.coerce(value) for key, value in run.params.items()}
+                self.configs.append(ConfigFile(source=f"{run.table.source}/params", values=values))
 
     def read_stdin(self, stdin: BinaryIO | None) -> None:
         stream, packed, reason = stdin_stream(stdin)

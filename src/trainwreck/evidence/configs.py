@@ -70,7 +70,8 @@ _LAUNCH = re.compile(
 _FLAG = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)")
 
 
-def _coerce(value: str) -> Scalar:
+def coerce(value: str) -> Scalar:
+    """A text value as the scalar it spells: bool, int, float, else the cleaned text."""
     lowered = value.lower()
     if lowered in {"true", "false"}:
         return lowered == "true"
@@ -94,9 +95,9 @@ def parse_argv(command: str) -> Values:
             continue
         key, _, inline = word[2:].partition("=")
         if inline:
-            values[key] = _coerce(inline)
+            values[key] = coerce(inline)
         elif index + 1 < len(words) and not words[index + 1].startswith("--"):
-            values[key] = _coerce(words[index + 1])
+            values[key] = coerce(words[index + 1])
         else:
             values[key] = True
     return values

@@ -140,13 +140,48 @@ def _text_kind(head: str) -> InputKind:
 REPORT_SUFFIXES = (".md", ".html", ".htm")
 
 
+def is_mlflow_run(path: str) -> bool:
+    """`mlruns/<experiment>/<run>/`: a meta.yaml beside a metrics folder."""
+    return os.path.isfile(os.path.join(path, "meta.yaml")) and os.path.isdir(
+        os.path.join(path, "metrics")
+    )
+
+
+def is_event_file(path: str) -> bool:
+    """A TensorBoard event file (binary records, read by the tensorboard package)."""
+    return ".tfevents." in os.path.basename(path)
+
+
+def is_sqlite(path: str) -> bool:
+    """An SQLite database (MLflow's default store is one) by its 16-byte header."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def metric_store(path: str) -> str | None:
+    """Which non-text metric store `path` is: 'mlflow_run', 'mlflow_db', 'tensorboard'."""
+    if is_mlflow_run(path):
+        return "mlflow_run"
+    if is_event_file(path):
+        return "tensorboard"
+    return "mlflow_db" if os.path.isfile(path) and is_sqlite(path) else None
+
+
 def walk(path: str) -> Iterator[str]:
     """Files under a directory in sorted order, skipping VCS and cache folders.
 
     Markdown and HTML files are skipped too: in a run directory they are reports
-    (trainwreck's own among them) and READMEs, not what the run printed.
+    (trainwreck's own among them) and READMEs, not what the run printed. An
+    MLflow run folder is yielded whole: its metric files only make sense together.
     """
     for root, dirs, files in os.walk(path):
+        if is_mlflow_run(root):
+            dirs[:] = []
+            yield root
+            continue
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in sorted(files):
             if not name.lower().endswith(REPORT_SUFFIXES):
@@ -154,7 +189,9 @@ def walk(path: str) -> Iterator[str]:
 
 
 def sniff(path: str) -> Candidate | Gap:
-    """Decide how to read one file, or why it cannot be read."""
+    """Decide how to read one file (or MLflow run folder), or why it cannot be read."""
+    if metric_store(path) is not None:  # read by the curve store readers, not as text
+        return Candidate(path=path, kind="metrics", size_bytes=None, compressed=None)
     try:
         size = os.path.getsize(path)
         packed = compression(path)
