@@ -21,19 +21,27 @@ if TYPE_CHECKING:
 
 def _registry() -> dict[str, GuardTemplate]:
     from trainwreck.fixes.guards import (
+        compilation,
         data,
         distributed,
         environment,
         generation,
         memory,
+        setup_checks,
         training,
     )
 
-    templates = [
-        t
-        for module in (training, data, memory, distributed, environment, generation)
-        for t in module.TEMPLATES
-    ]
+    modules = (
+        training,
+        setup_checks,
+        data,
+        memory,
+        distributed,
+        environment,
+        compilation,
+        generation,
+    )
+    templates = [t for module in modules for t in module.TEMPLATES]
     return {t.name: t for t in templates}
 
 
