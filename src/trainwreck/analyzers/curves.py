@@ -87,11 +87,19 @@ def _facts(evidence: Evidence) -> dict[str, tuple[float, str]]:
     return found
 
 
-def _model_size(evidence: Evidence) -> tuple[float, str] | None:
-    """Billions of parameters: PEFT's printed count, else a size in the model's name."""
+def _trainable(evidence: Evidence) -> tuple[int, int, str] | None:
+    """PEFT's printed (trainable, all) parameter counts and where they were printed."""
     for line in evidence.lines:
         if (match := _TRAINABLE.search(line.text)) is not None:
-            return int(match[2].replace(",", "")) / 1e9, f"{line.source}:{line.line}"
+            counts = (int(match[1].replace(",", "")), int(match[2].replace(",", "")))
+            return *counts, f"{line.source}:{line.line}"
+    return None
+
+
+def _model_size(evidence: Evidence) -> tuple[float, str] | None:
+    """Billions of parameters: PEFT's printed count, else a size in the model's name."""
+    if (printed := _trainable(evidence)) is not None:
+        return printed[1] / 1e9, printed[2]
     model = evidence.setup.model
     if model and (match := _SIZE_IN_NAME.search(model)) is not None:
         return float(match[1]), f"model name {model}"
@@ -114,11 +122,9 @@ def _method(evidence: Evidence) -> tuple[str, str] | None:
                 stated = stated or (str(value), where)
             elif (leaf, value) == ("finetuning_type", "lora"):
                 adapter = adapter or where
-    for line in evidence.lines:
-        if (match := _TRAINABLE.search(line.text)) is not None and int(
-            match[1].replace(",", "")
-        ) * 2 < int(match[2].replace(",", "")):
-            adapter = adapter or f"{line.source}:{line.line}"
+    printed = _trainable(evidence)
+    if printed is not None and printed[0] * 2 < printed[1]:  # under half the weights train
+        adapter = adapter or printed[2]
     if stated is not None and stated[0] == "dpo":
         return stated
     if adapter is not None:

@@ -29,7 +29,7 @@ _STATE_INFO = (
     "eval_steps",
     "epoch",
 )
-_PIECE_CHARS = 1 << 24
+_PIECE_CHARS = 1 << 24  # JSONL is parsed this much at a time, so memory stays bounded
 
 
 def finish_table(builder: TableBuilder, what: str) -> MetricTable | Gap:
