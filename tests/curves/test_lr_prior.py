@@ -33,9 +33,9 @@ def _lr_findings(path: Path) -> dict[str, dict[str, object]]:
 
 @pytest.mark.parametrize(
     ("rate", "expected"),
-    [(5e-3, "curves.lr_above_prior"), (1e-6, "curves.lr_below_prior"), (2e-4, None)],
+    [(5e-3, "curves.lr_above_prior"), (1e-5, "curves.lr_below_prior"), (3e-4, None)],
 )
-def test_lora_rate_is_judged_against_the_7b_adapter_recipe(
+def test_lora_rate_is_judged_against_the_7b_lora_recipe(
     tmp_path: Path, rate: float, expected: str | None
 ) -> None:
     found = _lr_findings(_log(tmp_path, rate))
@@ -43,7 +43,7 @@ def test_lora_rate_is_judged_against_the_7b_adapter_recipe(
         assert found == {}
     else:
         assert list(found) == [expected]
-        assert found[expected]["prior_id"] == "lr-qlora-7b"
+        assert found[expected]["prior_id"] == "lr-lora-7b-alpaca-lora"
         assert found[expected]["learning_rate"] == rate
 
 
