@@ -79,7 +79,7 @@ def read_mlflow_run(run_dir: str) -> StoreRun:
         if data is None:
             continue
         steps = data[:, 2].astype(np.int64)
-        lines = np.arange(1, data.shape[0] + 1, dtype=np.int64)
+        lines = np.zeros(data.shape[0], dtype=np.int64)  # the table's source is the run folder
         builder.add_columns(metric, steps, data[:, 1], lines)
         if not have_wall:
             builder.add_columns(WALL, steps, data[:, 0] / 1000.0, lines)
