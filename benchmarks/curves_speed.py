@@ -108,7 +108,7 @@ def main() -> int:
         )  # type: ignore[arg-type]
     total = read + analysed
     print(
-        f"{"trainwreck total":<60} {total:6.2f} s  ({total / fastest:.2f}x the fastest plain load)"
+        f"{'trainwreck total':<60} {total:6.2f} s  ({total / fastest:.2f}x the fastest plain load)"
     )
     print("findings:", ", ".join(sorted({f.id for f in findings})))  # type: ignore[attr-defined]
     return 0 if total < 3.0 else 1
