@@ -13,7 +13,7 @@ from typing import BinaryIO
 from trainwreck.evidence import configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
-from trainwreck.evidence.files import Candidate
+from trainwreck.evidence.files import Candidate, MetricStore
 from trainwreck.evidence.lines import to_log_lines
 from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import Matcher, build_matcher
@@ -60,9 +60,8 @@ class _Collector:
             self.gaps.append(item)
             return
         kind = forced or item.kind
-        store = files.metric_store(item.path) if kind == "metrics" else None
-        if store is not None:
-            self.read_metric_store(item, store)
+        if item.store is not None and kind == "metrics":
+            self.read_metric_store(item, item.store)
             return
         try:
             text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
@@ -168,7 +167,7 @@ class _Collector:
         else:
             self.metrics.append(table)
 
-    def read_metric_store(self, item: Candidate, store: str) -> None:
+    def read_metric_store(self, item: Candidate, store: MetricStore) -> None:
         """An MLflow run folder or database, or a TensorBoard event file: curves, no text."""
         from trainwreck.curves import stores
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from trainwreck.model import Gap, InputKind
 
@@ -24,6 +24,8 @@ MAX_NON_LOG_BYTES = 32 * 1024 * 1024  # configs, listings: never this big
 MAX_METRICS_BYTES = 1 << 30  # millions of logged steps make a metric file of hundreds of MB
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules", ".ipynb_checkpoints"})
 _MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz"}
+_SQLITE = b"SQLite format 3\x00"  # MLflow's default store is an SQLite database
+MetricStore = Literal["mlflow_run", "mlflow_db", "tensorboard"]
 _TEXT_CONTROL = frozenset({7, 8, 9, 10, 12, 13, 27})
 
 
@@ -35,6 +37,7 @@ class Candidate:
     kind: InputKind
     size_bytes: int | None
     compressed: str | None
+    store: MetricStore | None = None  # metrics read by a store reader, not as text
 
 
 def compression(path: str) -> str | None:
@@ -152,24 +155,6 @@ def is_event_file(path: str) -> bool:
     return ".tfevents." in os.path.basename(path)
 
 
-def is_sqlite(path: str) -> bool:
-    """An SQLite database (MLflow's default store is one) by its 16-byte header."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
-
-
-def metric_store(path: str) -> str | None:
-    """Which non-text metric store `path` is: 'mlflow_run', 'mlflow_db', 'tensorboard'."""
-    if is_mlflow_run(path):
-        return "mlflow_run"
-    if is_event_file(path):
-        return "tensorboard"
-    return "mlflow_db" if os.path.isfile(path) and is_sqlite(path) else None
-
-
 def walk(path: str) -> Iterator[str]:
     """Files under a directory in sorted order, skipping VCS and cache folders.
 
@@ -190,8 +175,8 @@ def walk(path: str) -> Iterator[str]:
 
 def sniff(path: str) -> Candidate | Gap:
     """Decide how to read one file (or MLflow run folder), or why it cannot be read."""
-    if metric_store(path) is not None:  # read by the curve store readers, not as text
-        return Candidate(path=path, kind="metrics", size_bytes=None, compressed=None)
+    if is_mlflow_run(path):
+        return Candidate(path, "metrics", None, None, "mlflow_run")
     try:
         size = os.path.getsize(path)
         packed = compression(path)
@@ -201,6 +186,9 @@ def sniff(path: str) -> Candidate | Gap:
         return Gap(source=path, reason=f"cannot read: {_reason(error)}")
     if not head:
         return Gap(source=path, reason="empty file")
+    if packed is None and (is_event_file(path) or head.startswith(_SQLITE)):
+        store: MetricStore = "tensorboard" if is_event_file(path) else "mlflow_db"
+        return Candidate(path, "metrics", size, None, store)
     if looks_binary(head):
         return Gap(source=path, reason="binary file, not a log")
     text = head.decode("utf-8", "replace")
