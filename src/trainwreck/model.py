@@ -43,7 +43,7 @@ Scalar = str | int | float | bool | None
 class Frozen(BaseModel):
     """Base for every model: immutable, and strict about unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 # ---------------------------------------------------------------- evidence

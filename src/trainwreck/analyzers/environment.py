@@ -9,7 +9,6 @@ the installed version, whether the specifier holds, and the source.
 
 from __future__ import annotations
 
-from trainwreck.env import compat
 from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment, Facts, Package
@@ -146,6 +145,8 @@ def analyze(evidence: Evidence) -> list[Finding]:
     env = _environment(evidence)
     conflicts: list[Conflict] = []
     if env.packages or env.facts.values:
+        from trainwreck.env import compat  # packaging's parsers: only for a listing
+
         conflicts += [
             *compat.check_rules(env),
             *compat.check_variants(env),

@@ -94,18 +94,20 @@ def _training(evidence: Evidence, positions: int | None) -> Training:
 
 
 def _model_config(evidence: Evidence) -> ModelConfig | None:
-    from trainwreck.memory.config import ModelConfig, load_config
-
+    """The model's config; the memory package is imported only when there is a model."""
     values = evidence.model_config_values
     if values.get("model_type"):
+        from trainwreck.memory.config import ModelConfig
+
         return ModelConfig(values, "model config.json")
-    name = evidence.setup.model
-    if name:
-        try:
-            return load_config(name)
-        except TrainwreckError:
-            return None
-    return None
+    if not evidence.setup.model:
+        return None
+    from trainwreck.memory.config import load_config
+
+    try:
+        return load_config(evidence.setup.model)
+    except TrainwreckError:
+        return None
 
 
 def _context_length(config: ModelConfig) -> int | None:

@@ -7,6 +7,7 @@ Detectors ask for `loss`, `grad_norm`, `learning_rate`, `eval_loss` and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ALIASES: dict[str, str] = {
     "loss": "loss",
@@ -59,6 +60,7 @@ TIME_KEYS = ("_timestamp", "timestamp", "wall_time", "time", "_runtime", "elapse
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)  # readers ask for the same few names on every row
 def canonical(name: str) -> str:
     """The detectors' name for a metric; unknown names are kept, lower-cased."""
     key = _SPACES.sub(" ", name.strip().strip("'\"").lower())

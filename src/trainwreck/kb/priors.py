@@ -60,7 +60,7 @@ _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*b\b", re.IGNORECASE)
 class Prior(BaseModel):
     """One cited row: a knob's value in one setting, and what its source shows."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     knob: str

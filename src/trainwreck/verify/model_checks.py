@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainwreck.errors import EvidenceError
-from trainwreck.memory.config import ModelConfig, load_config
 from trainwreck.verify.contradictions import _REGEX, Found, Run
+
+if TYPE_CHECKING:  # the memory package (and YAML) load only when a check needs a model
+    from trainwreck.memory.config import ModelConfig
 
 MODEL_KEYS = ("base_model_name_or_path", "model_name_or_path", "base_model", "model")
 TARGET_KEYS = ("target_modules", "lora_target_modules", "lora_target")
@@ -20,6 +23,8 @@ WILDCARDS = {"all-linear", "all", "all_linear"}
 
 
 def _model(run: Run, index: int) -> ModelConfig | None:
+    from trainwreck.memory.config import ModelConfig, load_config
+
     for other, report in enumerate(run.reports):
         if report.kind == "model-config":
             document = run.documents[other]
