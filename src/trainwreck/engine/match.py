@@ -13,12 +13,13 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from trainwreck.evidence.literals import LiteralSet, compiled, required_sets
+from trainwreck.evidence.literals import LiteralSet, Requirement, compiled, requirements
 from trainwreck.kb import signature_regexes
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Finding, Role, Scalar, SourceRef
 
 _QUIET_ROLES: frozenset[Role] = frozenset({"advice", "cascade"})
+_FEW = 8  # candidate texts a regex may as well test than narrow down further
 
 
 @dataclass(frozen=True)
@@ -68,30 +69,39 @@ def combine(weights: Iterable[float]) -> float:
 class Corpus:
     """The texts a regex signature may match, indexed for fast first-hit search.
 
-    A regex with required literals runs only on the texts that hold one (found
-    with `str.find` over the lowercased, joined texts); one without runs once
-    over the joined texts in C. Either way a hit is confirmed on its own text,
-    so a match means exactly what a per-line `re.search` would mean.
+    A regex with required literals runs only on the texts that hold one of each
+    required set (found with `str.find` over the lowercased, joined texts); one
+    without runs once over the joined texts in C. Either way a hit is confirmed
+    on its own text, so a match means exactly what a per-line `re.search` would.
     """
 
-    def __init__(self, texts: list[Text], literals: dict[str, LiteralSet | None]) -> None:
-        """`literals` maps each regex to the lowercase literals any match holds."""
+    def __init__(self, texts: list[Text], required: dict[str, Requirement | None]) -> None:
+        """`required` maps each regex to the lowercase literal sets any match holds."""
         self.texts = texts
-        self.literals = literals
+        self.required = required
         self.blob, self.starts = _joined([item.text for item in texts])
         self.lowered, self.lowered_starts = _joined([item.text.lower() for item in texts])
-        self._holding_cache: dict[frozenset[str], list[int]] = {}
+        self._holding_cache: dict[LiteralSet, set[int]] = {}
 
-    def _holding(self, literals: frozenset[str]) -> list[int]:
-        """Indexes of the texts that contain any of the literals, in order.
+    def _holding(self, required: Requirement) -> list[int]:
+        """Indexes of the texts that hold a literal of every required set, in order.
 
-        Many signatures share a literal ("loss", "out of memory"): look each set up once.
+        A training log holds "loss" on most lines; "ctc" and "inf" as well on none.
+        Many signatures share a set ("loss", "out of memory"): each is looked up once.
         """
+        found = self._holding_set(required[0])
+        for group in required[1:]:
+            if len(found) <= _FEW:
+                break
+            found = found & self._holding_set(group)
+        return sorted(found)
+
+    def _holding_set(self, literals: LiteralSet) -> set[int]:
         if literals not in self._holding_cache:
             self._holding_cache[literals] = self._find_holding(literals)
         return self._holding_cache[literals]
 
-    def _find_holding(self, literals: frozenset[str]) -> list[int]:
+    def _find_holding(self, literals: LiteralSet) -> set[int]:
         found: set[int] = set()
         for literal in literals:
             position = self.lowered.find(literal)
@@ -102,7 +112,7 @@ class Corpus:
                 if following >= len(self.lowered_starts):
                     break
                 position = self.lowered.find(literal, self.lowered_starts[following])
-        return sorted(found)
+        return found
 
     def _scanned(self, regex: str) -> Iterator[int]:
         """Indexes of texts where a scan of the joined texts finds a match start."""
@@ -117,8 +127,8 @@ class Corpus:
 
     def first(self, regex: str, any_role: bool) -> tuple[Text, re.Match[str]] | None:
         """The first text (in evidence order) the regex matches, skipping quiet roles."""
-        literals = self.literals.get(regex)
-        candidates = self._holding(literals) if literals is not None else self._scanned(regex)
+        required = self.required.get(regex)
+        candidates = self._holding(required) if required is not None else self._scanned(regex)
         for index in candidates:  # compiled only once a text could match
             item = self.texts[index]
             if not any_role and item.role in _QUIET_ROLES:
@@ -149,7 +159,7 @@ def texts_of(evidence: Evidence, regexes: Sequence[str] = ()) -> Corpus:
         texts.append(
             Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role)
         )
-    return Corpus(texts, required_sets(regexes))
+    return Corpus(texts, requirements(regexes))
 
 
 def _short_type(name: str) -> str:

@@ -25,12 +25,14 @@ MIN_LITERAL = 2
 
 _REPEATS = (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT, getattr(_PARSER, "POSSESSIVE_REPEAT", None))
 LiteralSet = frozenset[str]
+# Every match holds a literal of each set; the most selective set comes first.
+Requirement = tuple[LiteralSet, ...]
 
 
-def _better(first: LiteralSet | None, second: LiteralSet | None) -> LiteralSet | None:
+def _better(first: LiteralSet | None, second: LiteralSet) -> LiteralSet:
     """The more selective of two any-of sets: longer shortest literal, then fewer."""
-    if first is None or second is None:
-        return first or second
+    if first is None:
+        return second
     return first if _selectivity(first) >= _selectivity(second) else second
 
 
@@ -38,53 +40,66 @@ def _selectivity(group: LiteralSet) -> tuple[int, int]:
     return min(map(len, group)), -len(group)
 
 
-def _required(items: Any) -> LiteralSet | None:
-    """Literals of which every match must contain at least one; None if unknown."""
-    best: LiteralSet | None = None
+def _sets(items: Any) -> list[LiteralSet]:
+    """The any-of sets a match of this sequence must each hold a literal of."""
+    found: list[LiteralSet] = []
     run = ""
     for op, value in [*items, (None, None)]:
         if op is _LITERAL:
             run += chr(value)
             continue
         if len(run) >= MIN_LITERAL:
-            best = _better(best, frozenset({run}))
+            found.append(frozenset({run}))
         run = ""
         if op is _SUBPATTERN:
-            best = _better(best, _required(value[-1]))
+            found += _sets(value[-1])
         elif op is _BRANCH:
-            best = _better(best, _union(value[1]))
+            if (union := _union(value[1])) is not None:
+                found.append(union)
         elif op in _REPEATS and value[0] >= 1:
-            best = _better(best, _required(value[2]))
-    return best
+            found += _sets(value[2])
+    return found
+
+
+def _best_first(sets: list[LiteralSet]) -> Requirement | None:
+    best: LiteralSet | None = None
+    for group in sets:
+        best = _better(best, group)
+    if best is None:
+        return None
+    return (best, *dict.fromkeys(group for group in sets if group != best))
 
 
 def _union(alternatives: Any) -> LiteralSet | None:
+    """One literal of the union is in any match: each alternative's best set, joined."""
     found: set[str] = set()
     for alternative in alternatives:
-        literals = _required(alternative)
-        if literals is None:
+        required = _best_first(_sets(alternative))
+        if required is None:
             return None
-        found |= literals
+        found |= required[0]
     return frozenset(found)
 
 
-def required_set(pattern: str, flags: int) -> LiteralSet | None:
-    """Lowercased any-of literals for a regex, or None when it has none (or fails)."""
+def _lowered(group: LiteralSet) -> LiteralSet:
+    return frozenset("".join(c.lower() if c.isascii() else c for c in lit) for lit in group)
+
+
+def requirement(pattern: str, flags: int) -> Requirement | None:
+    """Lowercased literal sets for a regex, or None when it has none (or fails)."""
     try:
         parsed = _PARSER.parse(pattern, flags)
     except Exception:  # an internal parser change must not break reading logs
         return None
-    found = _required(list(parsed))
-    if found is None:
-        return None
-    return frozenset("".join(c.lower() if c.isascii() else c for c in lit) for lit in found)
+    found = _best_first(_sets(list(parsed)))
+    return None if found is None else tuple(dict.fromkeys(map(_lowered, found)))
 
 
-def required_sets(regexes: Sequence[str], flags: int = 0) -> dict[str, LiteralSet | None]:
-    """`required_set` of each regex, memoised on disk: parsing hundreds of
+def requirements(regexes: Sequence[str], flags: int = 0) -> dict[str, Requirement | None]:
+    """`requirement` of each regex, memoised on disk: parsing hundreds of
     knowledge-base regexes costs more than the rest of a small diagnosis."""
     key = f"{flags}\0".encode() + "\0".join(regexes).encode("utf-8", "surrogatepass")
-    return memo("literals", key, lambda: {regex: required_set(regex, flags) for regex in regexes})
+    return memo("requirements", key, lambda: {r: requirement(r, flags) for r in regexes})
 
 
 @cache

@@ -20,7 +20,7 @@ from itertools import chain
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 
 from trainwreck.evidence._text import decode_line
-from trainwreck.evidence.literals import compiled, required_sets
+from trainwreck.evidence.literals import compiled, requirements
 
 # Lowercase literals that make a line interesting.
 GENERIC_LITERALS: tuple[bytes, ...] = (
@@ -128,11 +128,11 @@ def _signatures(parts: Sequence[str]) -> tuple[dict[str, list[str]], tuple[re.Pa
     """Literal -> branches needing it; and full scans for branches with no literal."""
     needed: dict[str, list[str]] = {}
     literal_free: list[str] = []
-    for branch, literals in required_sets(parts).items():
-        if literals is None:
+    for branch, required in requirements(parts).items():
+        if required is None:
             literal_free.append(branch)
             continue
-        for literal in literals:
+        for literal in required[0]:
             if not _needless(literal):
                 needed.setdefault(literal, []).append(branch)
         # a branch whose literals are all needless matches only lines kept anyway
