@@ -3,6 +3,11 @@
 1. Cold `trainwreck diagnose` wall time on a 1 MB log, as a ratio to `python -c pass`:
    a new process each time, with the on-disk KB cache filled (every run after the
    first) and with it turned off (what the very first run after an install pays).
+   Beside it, a three-line traceback (the fixed cost of a run) and the floor the
+   issue's own stack sets: a process that imports Click and pydantic and
+   validates one model. The package's bytecode is compiled first, as `pip
+   install` does, so no run pays for compiling it (PYTHONDONTWRITEBYTECODE
+   would otherwise make every run compile every module).
 2. Scan throughput on a generated log (1 GB by default) in MB/s, as a ratio to
    `grep -c -P` over the same signatures (PCRE, since the KB's regexes use
    Python/Perl syntax such as `\\d` and named groups, which `grep -E` lacks).
@@ -13,6 +18,7 @@ Usage: python benchmarks/cli_speed.py [--scan-mb 1024] [--repeat 5]
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import statistics
@@ -100,6 +106,18 @@ def grep_groups(grep: str, parts: tuple[str, ...], size: int = 64) -> list[str]:
     return groups
 
 
+_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 3, in <module>\n'
+    "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x8 and 16x2)\n"
+)
+# What any implementation of the issue pays before its own code runs.
+_STACK_FLOOR = (
+    "import click\nfrom pydantic import BaseModel\n"
+    "class Report(BaseModel):\n    root_cause: str\nReport(root_cause='x')\n"
+)
+
+
 def trainwreck_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "trainwreck", "diagnose", *args]
 
@@ -109,18 +127,25 @@ def main() -> None:
     parser.add_argument("--scan-mb", type=int, default=1024, help="size of the scan log in MB")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    compileall.compile_dir(Path(analyzers.__file__).parent.parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         small = Path(tmp) / "train-1mb.log"
         write_log(small, 2**20)
+        tiny = Path(tmp) / "traceback.log"
+        tiny.write_text(_TRACEBACK)
         baseline = median_seconds([sys.executable, "-c", "pass"], args.repeat)
+        floor = median_seconds([sys.executable, "-c", _STACK_FLOOR], args.repeat)
         command = trainwreck_command(str(small), "--format", "json")
         cached = {"TRAINWRECK_CACHE_DIR": str(Path(tmp) / "cache")}
         median_seconds(command, 1, env=cached)  # fills the cache
         cold = median_seconds(command, args.repeat, env=cached)
+        fixed = median_seconds(trainwreck_command(str(tiny)), args.repeat, env=cached)
         first = median_seconds(command, args.repeat, env={"TRAINWRECK_CACHE_DIR": "off"})
         print(f"python -c pass:                 {baseline * 1000:8.1f} ms")
+        print(f"Click + one pydantic model:     {floor * 1000:8.1f} ms = {floor / baseline:.1f}x")
         print(f"trainwreck diagnose (1 MB log): {cold * 1000:8.1f} ms")
         print(f"cold-start ratio:               {cold / baseline:8.1f}x  (target <= 5x)")
+        print(f"same, 3-line traceback:         {fixed * 1000:8.1f} ms = {fixed / baseline:.1f}x")
         print(f"same, KB cache off (1st run):   {first * 1000:8.1f} ms = {first / baseline:.1f}x")
 
         big = Path(tmp) / "train-big.log"
