@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 
 from trainwreck.env import matrix
@@ -61,6 +60,8 @@ def target(spec: SpecifierSet) -> str | None:
 
 def demands_on(env: Environment, dependency: str) -> list[Demand]:
     """Every requirement on `dependency` the installed packages state (Requires-Dist)."""
+    from packaging.requirements import InvalidRequirement, Requirement  # with its marker parser
+
     from trainwreck.env.requirements import active  # shares marker evaluation
 
     demands: list[Demand] = []

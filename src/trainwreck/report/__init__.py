@@ -6,27 +6,42 @@ nothing, and redact secrets from everything they return.
 
 from __future__ import annotations
 
-from typing import Literal, assert_never
+import importlib
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 from trainwreck.model import Diagnosis
 from trainwreck.report.figures import Figures
-from trainwreck.report.html import to_html
 from trainwreck.report.json import to_json
-from trainwreck.report.markdown import to_markdown
+
+if TYPE_CHECKING:
+    from trainwreck.report.html import to_html
+    from trainwreck.report.markdown import to_markdown
 
 Format = Literal["markdown", "json", "html"]
 
 __all__ = ["Figures", "Format", "render", "to_html", "to_json", "to_markdown"]
+# The text renderers share the section builder; a JSON run imports neither.
+_TEXT_RENDERERS = {"to_html": "trainwreck.report.html", "to_markdown": "trainwreck.report.markdown"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TEXT_RENDERERS:
+        return getattr(importlib.import_module(_TEXT_RENDERERS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def render(diagnosis: Diagnosis, fmt: Format, figures: Figures | None = None) -> str:
     """The report for `diagnosis` in format `fmt`; only HTML shows `figures` (curve charts)."""
     match fmt:
         case "markdown":
+            from trainwreck.report.markdown import to_markdown
+
             return to_markdown(diagnosis)
         case "json":
             return to_json(diagnosis)
         case "html":
+            from trainwreck.report.html import to_html
+
             return to_html(diagnosis, figures)
         case _:
             assert_never(fmt)
