@@ -7,9 +7,22 @@
 
 from __future__ import annotations
 
+import importlib
+import typing
+
 __version__ = "0.1.0"
 
 from trainwreck.diagnose import diagnose
-from trainwreck.model import Diagnosis, Evidence, Hypothesis
+
+if typing.TYPE_CHECKING:
+    from trainwreck.model import Diagnosis, Evidence, Hypothesis
 
 __all__ = ["Diagnosis", "Evidence", "Hypothesis", "__version__", "diagnose"]
+_MODELS = ("Diagnosis", "Evidence", "Hypothesis")
+
+
+def __getattr__(name: str) -> typing.Any:
+    """The models load with pydantic on first use, not with every CLI command."""
+    if name in _MODELS:
+        return getattr(importlib.import_module("trainwreck.model"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,17 +1,20 @@
-"""The pipeline: collect -> analyze -> match -> rank -> verify fixes -> Diagnosis."""
+"""The pipeline: collect -> analyze -> match -> rank -> verify fixes -> Diagnosis.
+
+Its stages are imported when a diagnosis runs, not with this module: the package
+exports `diagnose`, and `trainwreck --help` or `trainwreck kb` should not pay for
+the whole pipeline.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from trainwreck import analyzers
-from trainwreck.engine.assemble import build
-from trainwreck.engine.candidates import rank_candidates
 from trainwreck.errors import EvidenceError
-from trainwreck.evidence.collect import collect
-from trainwreck.kb import KnowledgeBase, load
-from trainwreck.model import Diagnosis, Evidence
+
+if TYPE_CHECKING:
+    from trainwreck.kb import KnowledgeBase
+    from trainwreck.model import Diagnosis, Evidence
 
 
 def _usable(evidence: Evidence) -> bool:
@@ -46,6 +49,12 @@ def examine(
     Callers that draw the run's curves need the evidence too: the Diagnosis
     leaves out the NumPy metric tables.
     """
+    from trainwreck import analyzers
+    from trainwreck.engine.assemble import build
+    from trainwreck.engine.candidates import rank_candidates
+    from trainwreck.evidence.collect import collect
+    from trainwreck.kb import load
+
     knowledge = kb or load()
     keep = knowledge.keep_parts(analyzers.KEEP)
     evidence = collect(
