@@ -62,12 +62,13 @@ def _sets(items: Any) -> list[LiteralSet]:
 
 
 def _best_first(sets: list[LiteralSet]) -> Requirement | None:
+    """The sets with the most selective one first (duplicates are dropped by the caller)."""
     best: LiteralSet | None = None
     for group in sets:
         best = _better(best, group)
     if best is None:
         return None
-    return (best, *dict.fromkeys(group for group in sets if group != best))
+    return (best, *(group for group in sets if group != best))
 
 
 def _union(alternatives: Any) -> LiteralSet | None:
