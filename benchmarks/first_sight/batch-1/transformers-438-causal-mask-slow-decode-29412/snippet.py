@@ -1,0 +1,6 @@
+inputs = tokenizer(" def fibonacci_recursive(n):", return_tensors="pt")
+attention_mask = torch.ones(inputs.input_ids.shape)
+start = time.perf_counter()
+generate_ids = model.generate(input_ids=inputs.input_ids, attention_mask=attention_mask, max_new_tokens=100)
+end = time.perf_counter()
+print(f"{end-start")
