@@ -1,4 +1,4 @@
-"""The pipeline: collect -> analyze -> match -> rank -> verify fixes -> Diagnosis.
+"""The pipeline: collect -> context -> analyze -> match -> rank -> verify fixes -> Diagnosis.
 
 Its stages are imported when a diagnosis runs, not with this module: the package
 exports `diagnose`, and `trainwreck --help` or `trainwreck kb` should not pay for
@@ -49,14 +49,14 @@ def examine(
     Callers that draw the run's curves need the evidence too: the Diagnosis
     leaves out the NumPy metric tables.
     """
-    from trainwreck import analyzers
+    from trainwreck import analyzers, context
     from trainwreck.engine.assemble import build
     from trainwreck.engine.candidates import rank_candidates
     from trainwreck.evidence.collect import collect
     from trainwreck.kb import load
 
     knowledge = kb or load()
-    keep = knowledge.keep_parts(analyzers.KEEP)
+    keep = knowledge.keep_parts((*analyzers.KEEP, *context.KEEP))
     evidence = collect(
         paths,
         symptoms=symptoms,
@@ -68,9 +68,10 @@ def examine(
     )
     if not _usable(evidence):
         raise _nothing_read(evidence)
+    run_context = context.build(evidence)
     findings = analyzers.run(evidence)
-    ranked = rank_candidates(knowledge, evidence, findings)
-    return evidence, build(knowledge, evidence, findings, ranked)
+    ranked = rank_candidates(knowledge, evidence, findings, run_context)
+    return evidence, build(knowledge, evidence, run_context, findings, ranked)
 
 
 def diagnose(

@@ -232,6 +232,57 @@ class Evidence(Frozen):
         return roots[-1] if roots else (self.exceptions[-1] if self.exceptions else None)
 
 
+# ---------------------------------------------------------------- context
+
+Hardware = Literal["cuda", "rocm", "mps", "tpu", "cpu"]
+Phase = Literal[
+    "install/import",
+    "start-up",
+    "first step",
+    "training",
+    "evaluation",
+    "checkpoint save/load",
+    "generation/serving",
+]
+
+
+class StatedClass(Frozen):
+    """A failure class the user or the logs state, with the words that state it."""
+
+    category: Category
+    source: Literal["symptoms", "logs"]
+    words: tuple[str, ...] = ()
+
+
+class VersionChange(Frozen):
+    """"Works with `package` `good`, fails with `bad`": the strongest clue a user gives."""
+
+    package: str
+    good: str | None = None
+    bad: str | None = None
+    text: str
+    source: str = "symptoms"
+
+
+class RunContext(Frozen):
+    """What kind of run failed and how, read before ranking (DESIGN.md, context model).
+
+    `frameworks` maps each framework seen to where it was seen; a page for a
+    framework that is absent does not rank on a shared word alone.
+    """
+
+    stated: StatedClass | None = None
+    logged: StatedClass | None = None
+    frameworks: dict[str, str] = Field(default_factory=dict)
+    hardware: Hardware | None = None
+    phase: Phase | None = None
+    versions: dict[str, str] = Field(default_factory=dict)
+    version_changes: tuple[VersionChange, ...] = ()
+
+    def has_framework(self, name: str) -> bool:
+        return name in self.frameworks
+
+
 # ---------------------------------------------------------------- analysis
 
 
@@ -357,6 +408,14 @@ class ConfigBlock(Frozen):
     notes: tuple[str, ...] = ()
 
 
+class EvidenceRequest(Frozen):
+    """Evidence that would decide between the candidates, and how to produce it."""
+
+    what: str
+    how: str
+    separates: tuple[str, ...] = ()  # hypothesis ids it tells apart
+
+
 class ToolInfo(Frozen):
     name: str = "trainwreck"
     version: str
@@ -371,7 +430,13 @@ class Diagnosis(Frozen):
     grounding: Grounding
     summary: str
     setup: Setup
+    context: RunContext = Field(default_factory=RunContext)
     hypotheses: tuple[Hypothesis, ...] = ()
+    # True when no hypothesis reached Medium: the report says so first, then asks for
+    # the evidence (`next_evidence`) and the answers (`questions`) that would decide.
+    undecided: bool = False
+    next_evidence: tuple[EvidenceRequest, ...] = ()
+    questions: tuple[str, ...] = ()
     arithmetic: tuple[Arithmetic, ...] = ()
     findings: tuple[Finding, ...] = ()
     prevention: tuple[Prevention, ...] = ()

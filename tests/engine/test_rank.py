@@ -6,8 +6,9 @@ suite checks the same rules end to end on real logs.
 
 from __future__ import annotations
 
+from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.match import Hit, Match, combine
-from trainwreck.engine.rank import calibrate, order, score_candidate
+from trainwreck.engine.rank import order, score_candidate
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Setup, SourceRef
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from trainwreck import __version__
+from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.fallback import ungrounded
-from trainwreck.engine.rank import Candidate, calibrate
+from trainwreck.engine.missing import next_evidence
+from trainwreck.engine.rank import Candidate
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.guards import guard_prevention
 from trainwreck.fixes.scripts import verification_for
@@ -18,6 +20,7 @@ from trainwreck.model import (
     Finding,
     Hypothesis,
     Prevention,
+    RunContext,
     Scalar,
     SourceRef,
     ToolInfo,
@@ -100,14 +103,32 @@ def _summary(hypotheses: list[Hypothesis], evidence: Evidence) -> str:
     return f"{top.title} ({top.category}, {top.confidence} confidence){tag}"
 
 
+def shown(ranked: list[Candidate]) -> list[Candidate]:
+    """The top candidate and the alternatives worth showing beside it.
+
+    An alternative has log evidence of its own or shares the top one's failure
+    class; a symptom-only page of another class is noise, not an alternative.
+    """
+    if not ranked:
+        return []
+    top = ranked[0]
+    rest = [c for c in ranked[1:] if c.log_backed or c.pattern.category == top.pattern.category]
+    return [top, *rest][:MAX_HYPOTHESES]
+
+
 def build(
-    kb: KnowledgeBase, evidence: Evidence, findings: tuple[Finding, ...], ranked: list[Candidate]
+    kb: KnowledgeBase,
+    evidence: Evidence,
+    context: RunContext,
+    findings: tuple[Finding, ...],
+    ranked: list[Candidate],
 ) -> Diagnosis:
     """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched."""
     hypotheses: list[Hypothesis] = []
     warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]
-    for index, candidate in enumerate(ranked[:MAX_HYPOTHESES]):
-        runner_up = ranked[index + 1] if index + 1 < len(ranked) else None
+    selected = shown(ranked)
+    for index, candidate in enumerate(selected):
+        runner_up = selected[index + 1] if index + 1 < len(selected) else None
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
@@ -119,12 +140,18 @@ def build(
             update={"verification": verification_for(top, evidence, findings)}
         )
     grounded = bool(hypotheses) and hypotheses[0].grounded
+    undecided = all(h.confidence == "low" for h in hypotheses)
+    requests, questions = next_evidence(hypotheses, context) if undecided else ((), ())
     return Diagnosis(
         tool=ToolInfo(version=__version__, kb_version=kb.version),
         grounding="kb" if grounded else "ungrounded",
         summary=_summary(hypotheses, evidence),
         setup=evidence.setup,
+        context=context,
         hypotheses=tuple(hypotheses),
+        undecided=undecided,
+        next_evidence=requests,
+        questions=questions,
         arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
         findings=findings,
         prevention=_prevention(kb, hypotheses[0] if hypotheses else None),

@@ -1,4 +1,4 @@
-"""From evidence and findings to scored candidates: log matches plus symptom retrieval."""
+"""From evidence, findings and the run's context to scored candidates, best first."""
 
 from __future__ import annotations
 
@@ -6,17 +6,20 @@ from trainwreck.engine.match import match_all
 from trainwreck.engine.rank import Candidate, order, score_candidate
 from trainwreck.kb import KnowledgeBase
 from trainwreck.kb.search import search
-from trainwreck.model import Evidence, Finding
+from trainwreck.model import Evidence, Finding, RunContext
 
-SYMPTOM_HITS = 10
+# Pages the symptom search returns; enough that the stated class has pages among them
+# after the context gates demote the others.
+SYMPTOM_HITS = 20
 
 
 def rank_candidates(
     kb: KnowledgeBase,
     evidence: Evidence,
     findings: tuple[Finding, ...],
+    context: RunContext,
 ) -> list[Candidate]:
-    """Every supported pattern, scored and ordered best first."""
+    """Every supported pattern, scored in the run's context and ordered best first."""
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
     relevance: dict[str, float] = {}
     if evidence.symptoms:
@@ -24,7 +27,9 @@ def rank_candidates(
             hit.pattern.id: hit.score for hit in search(kb, evidence.symptoms, SYMPTOM_HITS)
         }
     candidates = [
-        score_candidate(pattern, matches.get(pattern.id), relevance.get(pattern.id, 0.0), evidence)
+        score_candidate(
+            pattern, matches.get(pattern.id), relevance.get(pattern.id, 0.0), evidence, context
+        )
         for pattern in kb.patterns
         if pattern.id in matches or pattern.id in relevance
     ]

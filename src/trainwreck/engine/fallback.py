@@ -7,8 +7,7 @@ and capped at Low confidence.
 
 from __future__ import annotations
 
-import re
-
+from trainwreck.context.stated import exception_class
 from trainwreck.model import (
     Category,
     Evidence,
@@ -19,30 +18,6 @@ from trainwreck.model import (
     SourceRef,
 )
 
-# First match wins; checked against "Type: message" of the final exception.
-_CATEGORY_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
-    ("oom", re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory")),
-    ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
-    ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
-    (
-        "dependency_conflict",
-        re.compile(
-            r"ImportError|ModuleNotFoundError|undefined symbol|compiled against"
-            r"|(?i:is required|version)"
-        ),
-    ),
-    (
-        "config_error",
-        re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported"),
-    ),
-    ("crash", re.compile(r".")),
-)
-
-
-def _category(exc: ExceptionRecord) -> Category:
-    text = f"{exc.type}: {exc.message}"
-    return next(category for category, rule in _CATEGORY_RULES if rule.search(text))
-
 
 def _from_exception(exc: ExceptionRecord) -> Hypothesis:
     frame = exc.user_frame or (exc.frames[-1] if exc.frames else None)
@@ -51,9 +26,9 @@ def _from_exception(exc: ExceptionRecord) -> Hypothesis:
     by = f" raised inside {raiser}" if raiser else ""
     first_line = exc.message.splitlines()[0] if exc.message else ""
     return Hypothesis(
-        id=f"ungrounded-{_category(exc)}",
+        id=f"ungrounded-{exception_class(exc)}",
         title=f"{exc.type}{by}",
-        category=_category(exc),
+        category=exception_class(exc),
         root_cause=f"The run stopped on {exc.type}: {first_line[:200]}",
         mechanism="No knowledge-base page matches this message; "
         f"the failing call is{where or ' unknown'}.",

@@ -1,30 +1,36 @@
-"""Score candidates, order them, and calibrate confidence (DESIGN.md principle 4).
+"""Score candidates and put them in order (DESIGN.md: engine).
 
-Score = evidence strength nudged by the pattern's prior. Log evidence, the
-user's symptoms and known-bug version ranges each add to the strength; a
-candidate backed only by symptoms is capped low. Candidates whose scores are
-within one bucket of each other are ordered by the cost of the check that
-tells them apart, cheapest first.
+Score = evidence strength, nudged by the page's prior, times what the run's
+context keeps of it (`gate`). Log evidence, the user's symptoms and known-bug
+version ranges each add to the strength; a candidate backed only by symptoms
+is capped low. Candidates within `TIE` of each other are tied: they show one
+score and go in the order of the cost of the check that tells them apart, so
+the order shown never contradicts the scores shown.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from trainwreck.engine.gate import gate_factor, specific_hit
 from trainwreck.engine.match import Match, combine
 from trainwreck.kb.schema import COST_ORDER, Pattern
-from trainwreck.model import Confidence, Evidence
+from trainwreck.model import Evidence, RunContext
 
 SYMPTOM_ONLY_CAP = 0.35
 SYMPTOM_BOOST = 0.2
 KNOWN_BUG_BOOST = 0.3
-SCORE_BUCKET = 0.05
-HIGH_STRENGTH = 0.8
-MEDIUM_STRENGTH = 0.5
+OUTSIDE_AFFECTED_FACTOR = 0.5
+# Scores this close are a tie: below the resolution the weights were set with (0.05 steps).
+TIE = 0.02
+# A catch-all page that matched keeps at most this share of the best specific page's
+# score in its class, so the specific page leads and the two never show as tied.
+GENERIC_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -34,23 +40,34 @@ class Candidate:
     version_notes: tuple[str, ...]
     strength: float
     score: float
+    gate_notes: tuple[str, ...] = ()
 
     @property
     def log_backed(self) -> bool:
         return self.match is not None
 
+    @property
+    def specific(self) -> bool:
+        return specific_hit(self.match)
 
-def _known_bug(pattern: Pattern, evidence: Evidence) -> tuple[float, tuple[str, ...]]:
-    """(multiplier or boost weight, notes) from the pattern's affected ranges."""
+
+def _in_range(version: str, specifier: str) -> bool | None:
+    try:
+        return Version(version) in SpecifierSet(specifier)
+    except (InvalidVersion, InvalidSpecifier):
+        return None
+
+
+def _known_bug(
+    pattern: Pattern, evidence: Evidence, context: RunContext
+) -> tuple[float, tuple[str, ...]]:
+    """(boost weight, or -1 when every version seen is outside the ranges; notes)."""
     notes: list[str] = []
     boost = 0.0
+    said = {change.package: change.bad for change in context.version_changes if change.bad}
     for affected in pattern.affected:
-        version = evidence.installed_version(affected.package)
-        if version is None:
-            continue
-        try:
-            inside = Version(version) in SpecifierSet(affected.specifier)
-        except (InvalidVersion, InvalidSpecifier):
+        version = evidence.installed_version(affected.package) or said.get(affected.package)
+        if version is None or (inside := _in_range(version, affected.specifier)) is None:
             continue
         fixed = f"; fixed in {affected.fixed_in}" if affected.fixed_in else ""
         if inside:
@@ -67,10 +84,15 @@ def _known_bug(pattern: Pattern, evidence: Evidence) -> tuple[float, tuple[str, 
 
 
 def score_candidate(
-    pattern: Pattern, match: Match | None, relevance: float, evidence: Evidence
+    pattern: Pattern,
+    match: Match | None,
+    relevance: float,
+    evidence: Evidence,
+    context: RunContext | None = None,
 ) -> Candidate | None:
     """One scored candidate; None when neither logs nor symptoms support it."""
-    boost, notes = _known_bug(pattern, evidence)
+    context = context or RunContext()
+    boost, notes = _known_bug(pattern, evidence, context)
     if match is not None:
         strength = combine([match.strength, SYMPTOM_BOOST * relevance, max(boost, 0.0)])
     elif relevance > 0:
@@ -78,43 +100,60 @@ def score_candidate(
     else:
         return None
     if boost < 0:
-        strength *= 0.5
-    score = round(strength * (0.85 + 0.15 * pattern.prior), 4)
-    return Candidate(pattern, match, notes, round(strength, 4), score)
+        strength *= OUTSIDE_AFFECTED_FACTOR
+    factor, gate_notes = gate_factor(pattern, match, context)
+    score = round(strength * (0.85 + 0.15 * pattern.prior) * factor, 4)
+    return Candidate(pattern, match, notes, round(strength, 4), score, tuple(gate_notes))
+
+
+def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
+    """Catch-all pages score below the best log-backed specific page of their class."""
+    best: dict[str, float] = {}
+    for c in candidates:
+        if c.log_backed and not c.pattern.generic:
+            best[c.pattern.category] = max(best.get(c.pattern.category, 0.0), c.score)
+    return [
+        replace(c, score=round(min(c.score, GENERIC_SHARE * best[c.pattern.category]), 4))
+        if c.pattern.generic and c.pattern.category in best
+        else c
+        for c in candidates
+    ]
+
+
+Item = TypeVar("Item")
+
+
+def tied_order(
+    items: Sequence[Item],
+    score: Callable[[Item], float],
+    cost: Callable[[Item], int],
+    name: Callable[[Item], str],
+) -> list[tuple[Item, float]]:
+    """Items best first with the score each shows: a tie shows its leader's score.
+
+    A tie is a run of items within `TIE` of the run's leader; inside it the
+    cheaper discriminating check goes first, then the name.
+    """
+    by_score = sorted(items, key=lambda item: (-score(item), name(item)))
+    ordered: list[tuple[Item, float]] = []
+    start = 0
+    while start < len(by_score):
+        leader = score(by_score[start])
+        end = start
+        while end < len(by_score) and leader - score(by_score[end]) <= TIE:
+            end += 1
+        group = sorted(by_score[start:end], key=lambda item: (cost(item), name(item)))
+        ordered.extend((item, leader) for item in group)
+        start = end
+    return ordered
 
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first; near-ties go to the cheaper discriminating check, then by id."""
-    return sorted(
-        candidates,
-        key=lambda c: (
-            -math.floor(c.score / SCORE_BUCKET),
-            COST_ORDER[c.pattern.discriminator_cost],
-            -c.score,
-            c.pattern.id,
-        ),
+    """Best first, ties shown with one score and led by the cheaper check."""
+    ranked = tied_order(
+        yield_to_specific(candidates),
+        score=lambda c: c.score,
+        cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
+        name=lambda c: c.pattern.id,
     )
-
-
-def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confidence, str]:
-    """Confidence and the reason for it, per DESIGN.md principle 4."""
-    page = f"[kb:{candidate.pattern.id}]"
-    if not candidate.log_backed:
-        return "low", f"{page} is supported only by the described symptoms, not by log evidence"
-    assert candidate.match is not None
-    hits = len(candidate.match.hits)
-    close = runner_up is not None and candidate.score - runner_up.score < SCORE_BUCKET
-    if candidate.strength >= HIGH_STRENGTH and not candidate.pattern.conditional and not close:
-        return "high", (
-            f"documented failure {page}, {hits} signature(s) matched in your logs, "
-            "mechanism cited and not conditional on anything unseen"
-        )
-    reasons = []
-    if candidate.pattern.conditional:
-        reasons.append("the mechanism depends on something the logs do not show")
-    if close and runner_up is not None:
-        reasons.append(f"[kb:{runner_up.pattern.id}] fits almost as well")
-    if candidate.strength < HIGH_STRENGTH:
-        reasons.append(f"the log evidence is partial (strength {candidate.strength:.2f})")
-    level: Confidence = "medium" if candidate.strength >= MEDIUM_STRENGTH else "low"
-    return level, f"{page} matched your logs, but " + "; ".join(reasons)
+    return [replace(candidate, score=shown) for candidate, shown in ranked]

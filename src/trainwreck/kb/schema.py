@@ -176,12 +176,18 @@ class Pattern(Strict):
     title: str
     category: Category
     frameworks: tuple[Framework, ...]
+    # The frameworks a run must show for this page to apply (any one of them); a page
+    # for a framework the evidence never shows does not rank on a shared word alone.
+    requires: tuple[Framework, ...] = ()
     signatures: tuple[Signature, ...] = Field(min_length=1)
     excludes: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     root_cause: str
     mechanism: str
     conditional: bool = False
+    # A catch-all page: names the failure family ("loss became NaN") rather than one cause.
+    # A specific page that matches ranks above it, and it is never High.
+    generic: bool = False
     prior: float = Field(default=0.5, ge=0.0, le=1.0)
     fixes: tuple[PatternFix, ...] = Field(min_length=1)
     discriminator: str

@@ -9,12 +9,11 @@ ordered as the engine orders it: best first, near-ties cheapest check first.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from trainwreck.engine.rank import SCORE_BUCKET
+from trainwreck.engine.rank import tied_order
 from trainwreck.kb.schema import COST_ORDER
 from trainwreck.model import Diagnosis, Hypothesis
 
@@ -74,12 +73,10 @@ def rank(diagnosis: Diagnosis, experiments: Sequence[str]) -> list[Ranked]:
         against = tuple(e for e in experiments if _PERSISTED.search(e) and _touched(e, keys))
         factor = RULED_OUT_FACTOR if against else 1.0
         ranked.append(Ranked(hypothesis, round(hypothesis.score * factor, 4), against))
-    return sorted(
+    ordered = tied_order(
         ranked,
-        key=lambda r: (
-            -math.floor(r.score / SCORE_BUCKET),
-            COST_ORDER.get(r.hypothesis.discriminator_cost, len(COST_ORDER)),
-            -r.score,
-            r.hypothesis.id,
-        ),
+        score=lambda r: r.score,
+        cost=lambda r: COST_ORDER.get(r.hypothesis.discriminator_cost, len(COST_ORDER)),
+        name=lambda r: r.hypothesis.id,
     )
+    return [replace(r, score=shown) for r, shown in ordered]

@@ -55,6 +55,7 @@ def to_html(diagnosis: Diagnosis, figures: Figures | None = None) -> str:
         body = _nothing_matched(report, figures)
     else:
         body = [
+            *_undecided(report),
             *_diagnosis(report, report.primary),
             *_fix(report.primary),
             *_config(report.primary),
@@ -269,6 +270,19 @@ def _figures(figures: Figures | None) -> list[str]:
             f"{_text(figure.caption)}</figcaption></figure>"
         )
     return lines
+
+
+def _undecided(report: Report) -> list[str]:
+    if not report.undecided:
+        return []
+    notice, *steps = report.undecided
+    return [
+        "<h2>Not Decided</h2>",
+        f"<p>{_text(notice)}</p>",
+        "<ul>",
+        *(f"<li>{_text(step)}</li>" for step in steps),
+        "</ul>",
+    ]
 
 
 def _nothing_matched(report: Report, figures: Figures | None) -> list[str]:

@@ -39,6 +39,7 @@ def to_markdown(diagnosis: Diagnosis) -> str:
         lines = _nothing_matched(report)
     else:
         lines = [
+            *_undecided(report),
             *_diagnosis(report, report.primary),
             *_fix(report.primary),
             *_config(report.primary),
@@ -213,6 +214,13 @@ def _snippets(report: Report) -> list[str]:
         lines += [f"### {snippet.title}", "", *fenced(snippet.code, snippet.language), ""]
         lines += [f"{snippet.usage} [source]({snippet.citation})", ""]
     return lines
+
+
+def _undecided(report: Report) -> list[str]:
+    if not report.undecided:
+        return []
+    notice, *steps = report.undecided
+    return ["## Not Decided", "", notice, "", *(f"- {step}" for step in steps), ""]
 
 
 def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:

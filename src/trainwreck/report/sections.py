@@ -18,6 +18,7 @@ from trainwreck.model import (
     Fix,
     Hypothesis,
     Prevention,
+    RunContext,
     Setup,
     Snippet,
     Verification,
@@ -42,6 +43,10 @@ class Ref:
 
 
 NO_KB = (Ref("no KB"),)
+UNDECIDED = (
+    "Not decided: no hypothesis reached Medium confidence, so the ranking below is a guess. "
+    "This evidence would decide between them:"
+)
 NOTHING_MATCHED = (
     "No known failure pattern matched this evidence, so there is no root cause to report."
 )
@@ -143,6 +148,8 @@ class Guard:
 class Report:
     summary: str
     setup: tuple[tuple[str, str], ...]
+    # Set when no hypothesis reached Medium: said first, with what would decide.
+    undecided: tuple[str, ...]
     primary: Primary | None
     alternatives: tuple[Alternative, ...]
     arithmetic: tuple[Table, ...]
@@ -160,7 +167,8 @@ def build(diagnosis: Diagnosis) -> Report:
     hypotheses = d.hypotheses
     return Report(
         summary=d.summary,
-        setup=setup_items(d.setup),
+        setup=setup_items(d.setup) + context_items(d.context),
+        undecided=undecided_items(d),
         primary=primary(hypotheses[0], d.setup, d.consolidated) if hypotheses else None,
         alternatives=tuple(alternative(h) for h in hypotheses[1:]),
         arithmetic=tuple(
@@ -285,6 +293,34 @@ def setup_items(setup: Setup) -> tuple[tuple[str, str], ...]:
         ("Distributed", distributed),
     )
     return tuple((label, value or "unknown") for label, value in items)
+
+
+def context_items(context: RunContext) -> tuple[tuple[str, str], ...]:
+    """What the engine read about the run before ranking: shown so a user can correct it."""
+    items: list[tuple[str, str]] = []
+    if context.stated is not None:
+        words = ", ".join(f'"{word}"' for word in context.stated.words[:3])
+        items.append(("Failure you describe", f"{context.stated.category} ({words})"))
+    if context.frameworks:
+        items.append(("Frameworks seen", ", ".join(sorted(context.frameworks))))
+    if context.hardware is not None:
+        items.append(("Hardware", context.hardware))
+    if context.phase is not None:
+        items.append(("Phase", context.phase))
+    for change in context.version_changes:
+        window = f"works with {change.good or '?'}, fails with {change.bad or '?'}"
+        items.append(("Version change", f"{change.package}: {window}"))
+    return tuple(items)
+
+
+def undecided_items(d: Diagnosis) -> tuple[str, ...]:
+    """The not-decided notice, the evidence that would decide, and the questions."""
+    if not d.undecided or not d.hypotheses:
+        return ()
+    lines = [UNDECIDED]
+    lines += [f"Collect {request.what}: {request.how}" for request in d.next_evidence]
+    lines += [f"Ask: {question}" for question in d.questions]
+    return tuple(lines)
 
 
 def alternative(h: Hypothesis) -> Alternative:

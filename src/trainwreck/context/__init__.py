@@ -1,0 +1,31 @@
+"""The context model of a run, built from the evidence before anything is ranked.
+
+It holds what a person reads first in a bug report: which failure the user
+says they have, which frameworks and hardware the run used, in which phase it
+failed, and which versions (and version changes) are involved. The engine
+gates and orders knowledge-base pages by it; the report shows it.
+"""
+
+from __future__ import annotations
+
+from trainwreck.context.frameworks import KEEP, frameworks_seen
+from trainwreck.context.hardware import hardware_of
+from trainwreck.context.phase import phase_of
+from trainwreck.context.stated import from_exception, from_symptoms
+from trainwreck.context.versions import version_changes, versions_of
+from trainwreck.model import Evidence, RunContext
+
+__all__ = ["KEEP", "build"]
+
+
+def build(evidence: Evidence) -> RunContext:
+    """The run's context: stated class, frameworks, hardware, phase, versions."""
+    return RunContext(
+        stated=from_symptoms(evidence.symptoms),
+        logged=from_exception(evidence.final_exception),
+        frameworks=frameworks_seen(evidence),
+        hardware=hardware_of(evidence),
+        phase=phase_of(evidence),
+        versions=versions_of(evidence),
+        version_changes=version_changes(evidence.symptoms),
+    )

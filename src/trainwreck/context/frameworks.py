@@ -1,0 +1,113 @@
+"""Which frameworks the run used, and where each one was seen.
+
+Pages for DeepSpeed, vLLM, JAX or flash-attn used to rank for runs that never
+touched them, on one shared word. A framework counts as present when the
+evidence names it: a traceback frame inside its package, an installed package
+in an environment listing, a version it printed, a config key only it reads,
+or its name (or an API only it has) in a log line or the user's description.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from trainwreck.model import Evidence
+
+# A framework's name or an API only it has, as it appears in logs, code and prose.
+FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
+    "pytorch": re.compile(r"\btorch\b|pytorch|\bnn\.Module\b|\bCUDA out of memory"),
+    "transformers": re.compile(
+        r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"
+        r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface"
+    ),
+    "peft": re.compile(r"\bpeft\b|LoraConfig|\blora_\w+|\bLoRA\b|get_peft_model|PeftModel", re.I),
+    "trl": re.compile(r"\btrl\b|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
+    "accelerate": re.compile(
+        r"\baccelerate[/.]|accelerate launch|\bAccelerator\b|\bAccelerate\b|accelerate config"
+    ),
+    "deepspeed": re.compile(r"deepspeed|zero_optimization|\bZeRO[- ]?[0-3]?\b|\bds_config", re.I),
+    "vllm": re.compile(r"\bvllm\b|LLMEngine|EngineCore|\bSamplingParams\b", re.I),
+    "bitsandbytes": re.compile(
+        r"bitsandbytes|\bbnb\b|load_in_[48]bit|Linear4bit|Linear8bitLt|BitsAndBytesConfig", re.I
+    ),
+    "flash-attn": re.compile(r"flash[_-]attn|flash_attention_2|FlashAttention", re.I),
+    "lightning": re.compile(r"lightning|LightningModule|\bpl\.Trainer", re.I),
+    "jax": re.compile(r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError"),
+    "nccl": re.compile(r"\bnccl\b", re.I),
+    "cuda": re.compile(r"\bcuda\b|\bcudnn\b|\bcublas\b|nvidia-smi|\bnvcc\b", re.I),
+    "xformers": re.compile(r"xformers", re.I),
+    "apex": re.compile(r"\bapex\b"),
+    "triton": re.compile(r"\btriton\b|\binductor\b", re.I),
+    "megatron": re.compile(r"megatron", re.I),
+    "tokenizers": re.compile(r"\btokenizers\b|\bTokenizer\b|tokenizer"),
+    "datasets": re.compile(r"\bdatasets\b|load_dataset"),
+    "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
+}
+# Installed package (PEP 503 name) or traceback frame package -> framework.
+PACKAGE_FRAMEWORK: dict[str, str] = {
+    "torch": "pytorch",
+    "transformers": "transformers",
+    "peft": "peft",
+    "trl": "trl",
+    "accelerate": "accelerate",
+    "deepspeed": "deepspeed",
+    "vllm": "vllm",
+    "bitsandbytes": "bitsandbytes",
+    "flash-attn": "flash-attn",
+    "flash_attn": "flash-attn",
+    "lightning": "lightning",
+    "pytorch-lightning": "lightning",
+    "pytorch_lightning": "lightning",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "flax": "jax",
+    "xformers": "xformers",
+    "apex": "apex",
+    "triton": "triton",
+    "megatron": "megatron",
+    "megatron-core": "megatron",
+    "tokenizers": "tokenizers",
+    "datasets": "datasets",
+    "numpy": "numpy",
+}
+# Log lines naming a niche framework are kept by the log reader for this module.
+KEEP: tuple[str, ...] = (
+    r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers",
+)
+
+
+def _first_mention(texts: Iterable[tuple[str, str]], found: dict[str, str]) -> None:
+    """Record, for each framework not yet found, the first text that names it."""
+    for where, text in texts:
+        for framework, words in FRAMEWORK_WORDS.items():
+            if framework not in found and words.search(text):
+                found[framework] = where
+
+
+def frameworks_seen(evidence: Evidence) -> dict[str, str]:
+    """Framework -> where the evidence first shows it (most direct kind of evidence first)."""
+    found: dict[str, str] = {}
+    for exc in evidence.exceptions:
+        for frame in exc.frames:
+            framework = PACKAGE_FRAMEWORK.get(frame.library or "")
+            if framework and framework not in found:
+                found[framework] = f"traceback frame {frame.file}"
+    for package in evidence.environment:
+        framework = PACKAGE_FRAMEWORK.get(package.lower())
+        if framework and framework not in found:
+            found[framework] = f"installed: {package} {evidence.environment[package]}"
+    config_texts = (
+        (f"config {config.source}", f"{key}={value}")
+        for config in evidence.configs
+        for key, value in config.values.items()
+    )
+    _first_mention(config_texts, found)
+    _first_mention(((f"{ln.source}:{ln.line}", ln.text) for ln in evidence.lines), found)
+    exception_texts = (
+        (f"{e.source}:{e.line}", f"{e.type}: {e.message}") for e in evidence.exceptions
+    )
+    _first_mention(exception_texts, found)
+    if evidence.symptoms:
+        _first_mention((("symptoms", evidence.symptoms),), found)
+    return found

@@ -1,0 +1,35 @@
+"""The hardware the run used: CUDA, ROCm, Apple MPS, TPU, or CPU only."""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Evidence, Hardware
+
+# First match wins: a ROCm build prints "cuda" too, and an MPS run mentions no CUDA.
+_HARDWARE_WORDS: tuple[tuple[Hardware, re.Pattern[str]], ...] = (
+    (
+        "rocm",
+        re.compile(r"\brocm\b|\bhip\w*error|\bamdgpu\b|\bMI[123]\d{2}X?\b|\bgfx9\d\w\b", re.I),
+    ),
+    ("mps", re.compile(r"\bmps\b|apple (?:silicon|m[1-4])|metal performance", re.I)),
+    ("tpu", re.compile(r"\btpu\b|libtpu|torch_xla", re.I)),
+    (
+        "cuda",
+        re.compile(
+            r"\bcuda\b|nvidia|\b(?:[AHLBV]\d{2,3}|RTX ?\d{4}|GTX ?\d{3,4}|T4|A10G?|L40S?)\b|nccl",
+            re.I,
+        ),
+    ),
+    ("cpu", re.compile(r"cpu[- ]only|on (?:the )?cpu\b|device='cpu'|device=\"cpu\"|\+cpu\b")),
+)
+
+
+def hardware_of(evidence: Evidence) -> Hardware | None:
+    """The accelerator the evidence names, or None when it names none."""
+    texts = [evidence.setup.gpu_name or "", evidence.symptoms or ""]
+    texts += [line.text for line in evidence.lines]
+    texts += [f"{exc.type}: {exc.message}" for exc in evidence.exceptions]
+    texts += [f"{name} {version}" for name, version in evidence.environment.items()]
+    blob = "\n".join(texts)
+    return next((kind for kind, words in _HARDWARE_WORDS if words.search(blob)), None)

@@ -1,0 +1,88 @@
+"""The phase a run failed in: import, start-up, first step, training, evaluation, ...
+
+The phase narrows the cause: an OOM while saving is a gather on save, not the
+activations; a hang at start-up is the rendezvous, not a collective mismatch.
+The innermost frames of the final traceback say it most directly (their
+function names), then the user's words ("when saving", "at the first step").
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Evidence, ExceptionRecord, Phase
+
+# Checked innermost frame first; the first phase whose words a frame names wins.
+_FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
+    (
+        "checkpoint save/load",
+        re.compile(
+            r"save_pretrained|save_checkpoint|_save\b|save_model|"
+            r"torch\.save|load_state_dict|load_checkpoint|"
+            r"_load_from_checkpoint|safe_open|torch\.load"
+        ),
+    ),
+    (
+        "generation/serving",
+        re.compile(
+            r"\bgenerate\b|_sample\b|beam_search|\bsample\b|"
+            r"execute_model|LLMEngine|serve"
+        ),
+    ),
+    (
+        "evaluation",
+        re.compile(
+            r"evaluat\w*|eval_loop|prediction_loop|validation_step|"
+            r"_run_evaluation|\bpredict\b"
+        ),
+    ),
+    (
+        "start-up",
+        re.compile(
+            r"init_process_group|rendezvous|_init_\w*distributed|"
+            r"from_pretrained|prepare_model|deepspeed\.initialize|\bbarrier\b"
+        ),
+    ),
+    (
+        "training",
+        re.compile(
+            r"\bbackward\b|training_step|_inner_training_loop|\bstep\b|"
+            r"train_batch|optimizer"
+        ),
+    ),
+)
+_SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
+    ("install/import", re.compile(r"\bimport\w*\b|\binstall\w*|\bbuild\w*|compil\w*")),
+    ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload\w*")),
+    ("evaluation", re.compile(r"\beval\w*|validat\w*|\btest(?:ing)?\b")),
+    ("generation/serving", re.compile(r"generat\w*|inference|\bserv\w*|vllm|sampling")),
+    ("first step", re.compile(r"first (?:step|batch|iteration|epoch)|step 0\b|start of training")),
+    ("start-up", re.compile(r"start-?up|\binit\w*|launch\w*|at the start|before training")),
+    (
+        "training",
+        re.compile(
+            r"after (?:\d+|a few|some|several) (?:steps?|hours?|epochs?)|"
+            r"mid-?training|during training|\btrain\w*"
+        ),
+    ),
+)
+
+
+def _from_exception(exc: ExceptionRecord) -> Phase | None:
+    if exc.type in ("ImportError", "ModuleNotFoundError") or "undefined symbol" in exc.message:
+        return "install/import"
+    for frame in reversed(exc.frames):
+        text = f"{frame.function or ''} {frame.code or ''}"
+        for phase, words in _FRAME_WORDS:
+            if words.search(text):
+                return phase
+    return None
+
+
+def phase_of(evidence: Evidence) -> Phase | None:
+    """The phase the final traceback or, failing that, the user's words place the failure in."""
+    final = evidence.final_exception
+    if final is not None and (phase := _from_exception(final)) is not None:
+        return phase
+    text = (evidence.symptoms or "").lower()
+    return next((phase for phase, words in _SYMPTOM_WORDS if words.search(text)), None)

@@ -1,0 +1,167 @@
+"""The failure class the user's words state, and the one the final exception states.
+
+More than half of the wrong top answers measured on first-sight cases were in
+another class than the one the symptoms named ("hangs when saving" answered
+with an fp16 NaN page), so the statement is read before anything is ranked.
+Each class has one pattern of the phrases that state it; the phrases are the
+ones users write in issue titles ("loss stuck at 2.3", "hangs at step 0",
+"generates gibberish"). A class's phrases that also belong to a stronger
+statement are taken by that one first: "loss is stuck" is divergence, not a
+hang, so divergence is read first and its words are masked out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Category, ExceptionRecord, StatedClass
+
+# Read in this order; each class's matches are masked before the next is tried.
+# `crash` is last because "error" and "fails" accompany every other class too.
+_SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
+    (
+        "nan_inf",
+        re.compile(r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|\boverflow(?:s|ed)?\b"),
+    ),
+    (
+        "divergence",
+        re.compile(
+            r"loss\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|increas\w*|goes up|going up|"
+            r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
+            r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
+            r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
+            r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
+            r"no learning|loss (?:is |was )?(?:too )?high|training (?:collaps\w*|unstable)|"
+            r"\bspikes?\b"
+        ),
+    ),
+    (
+        "oom",
+        re.compile(
+            r"out of memory|\boom\b|oom[- ]?kill\w*|memory (?:\w+ )?(?:grows|growing|increas\w*|"
+            r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
+            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|"
+            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|"
+            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
+        ),
+    ),
+    (
+        "hang",
+        re.compile(
+            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|\bfroze\w*|deadlock\w*|\bstall\w*|"
+            r"never (?:finish|return|start|complete|end)\w*|no progress|\btimed? ?out\b|"
+            r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
+            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return)"
+        ),
+    ),
+    (
+        "slow_throughput",
+        re.compile(
+            r"\bslow\w*|throughput|tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
+            r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
+            r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
+            r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency"
+        ),
+    ),
+    (
+        "wrong_output",
+        re.compile(
+            r"gibberish|garbage|nonsense|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
+            r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
+            r"empty (?:outputs?|strings?|responses?|generations?)|\baccuracy\b|"
+            r"outputs? (?:are |is )?"
+            r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
+            r"different (?:outputs?|results?|predictions?|logits)|"
+            r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
+            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score)\b (?:\w+ )?(?:is |are )?(?:wrong|worse|"
+            r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
+            r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
+            r"reproducible)|incorrect"
+        ),
+    ),
+    (
+        "dependency_conflict",
+        re.compile(
+            r"importerror|modulenotfound\w*|cannot import|can'?t import|no module named|"
+            r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
+            r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
+            r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
+            r"not compiled with|dependenc\w*"
+        ),
+    ),
+    (
+        "config_error",
+        re.compile(
+            r"\bconfig\w* (?:\w+ )?(?:error|invalid|wrong|ignored|not (?:applied|used|recognized))|"
+            r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
+            r"(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
+            r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error"
+        ),
+    ),
+    (
+        "crash",
+        re.compile(
+            r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\berror\b|exception|"
+            r"traceback|\bfails?\b|\bfailed\b|\bbreaks?\b|\bbroke\b|\baborts?\b|illegal"
+        ),
+    ),
+)
+
+# The class the final exception's "Type: message" states; first match wins.
+_EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
+    ("oom", re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory")),
+    ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
+    ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
+    (
+        "dependency_conflict",
+        re.compile(
+            r"ImportError|ModuleNotFoundError|undefined symbol|compiled against"
+            r"|(?i:is required|version)"
+        ),
+    ),
+    (
+        "config_error",
+        re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported"),
+    ),
+    ("crash", re.compile(r".")),
+)
+
+
+def from_symptoms(symptoms: str | None) -> StatedClass | None:
+    """The class the user's description states, or None when it states none.
+
+    The class with the most stating phrases wins; on a tie, the one read first.
+    """
+    if not symptoms:
+        return None
+    text = " ".join(symptoms.lower().split())
+    found: list[tuple[Category, tuple[str, ...]]] = []
+    for category, rule in _SYMPTOM_RULES:
+        words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(text)))
+        if words:
+            found.append((category, words))
+            text = rule.sub(" ", text)
+    if not found:
+        return None
+    category, words = max(found, key=lambda item: len(item[1]) if item[0] != "crash" else 0)
+    return StatedClass(category=category, source="symptoms", words=words)
+
+
+def exception_class(exc: ExceptionRecord) -> Category:
+    """The class an exception's type and message state on their own."""
+    text = f"{exc.type}: {exc.message}"
+    return next(category for category, rule in _EXCEPTION_RULES if rule.search(text))
+
+
+# Exceptions that say how a run was stopped, not how it failed.
+_STOPPED = frozenset({"KeyboardInterrupt", "SystemExit"})
+
+
+def from_exception(exc: ExceptionRecord | None) -> StatedClass | None:
+    """The class the exception that ended the run states; None for a manual stop."""
+    if exc is None or exc.type.rsplit(".", 1)[-1] in _STOPPED:
+        return None
+    first_line = exc.message.splitlines()[0] if exc.message else ""
+    return StatedClass(
+        category=exception_class(exc), source="logs", words=(f"{exc.type}: {first_line}"[:160],)
+    )

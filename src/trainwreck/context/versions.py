@@ -1,0 +1,115 @@
+"""Versions the run used, and the version changes the user says the failure followed.
+
+"Works with transformers 4.44, fails with 4.45" names the regression window
+directly, and is the strongest clue a user gives; it was ignored before. Only
+versions of packages this field uses are read, so "step 2.5" or "Python 3"
+in prose does not become a version change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from trainwreck.model import Evidence, VersionChange
+
+_PACKAGES = (
+    r"(?P<pkg>torch|pytorch|transformers|peft|trl|accelerate|deepspeed|vllm|bitsandbytes|"
+    r"flash[-_ ]?attn|flash[-_ ]attention|lightning|pytorch[-_ ]lightning|jaxlib|jax|numpy|"
+    r"cuda|python|triton|xformers|tokenizers|datasets|nccl|unsloth|safetensors|torchvision)"
+)
+_VERSION = r"v?(?P<ver>\d+(?:\.\d+)+(?:[.+\-]?(?:post|dev|rc|a|b|cu)\d*)*)"
+_PKG_VERSION = rf"{_PACKAGES}(?:[ =:@]|==)*\s*{_VERSION}"
+_GOOD_WORDS = (
+    r"(?:works?|worked|working|fine|ok|okay|good|no (?:issue|problem)s?|succeed\w*|passes)"
+)
+_BAD_WORDS = (
+    r"(?:fails?|failed|failing|broken|breaks|broke|errors?|crash\w*|hangs?|nans?|regress\w*|"
+    r"does ?n[o']t work|not work\w*|slower|wrong|ooms?|diverg\w*|stuck)"
+)
+# (role, regex): role says which side of the change the named version is on.
+_NEW = _VERSION.replace("ver", "new")
+_LINK = r"[^.;\n]{0,60}?"
+_TO = r"\b(?:with|on|in|using|after|since|under|for) (?:\w+[ =]*)?"
+_CLUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "transition",
+        re.compile(
+            rf"{_GOOD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_BAD_WORDS}{_LINK}{_TO}{_NEW}"
+        ),
+    ),
+    (
+        "reversed",
+        re.compile(
+            rf"{_BAD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_GOOD_WORDS}{_LINK}{_TO}{_NEW}"
+        ),
+    ),
+    (
+        "good",
+        re.compile(
+            rf"{_GOOD_WORDS}[^.;\n]{{0,40}}?\b(?:with|on|in|using|under|for) {_PKG_VERSION}"
+        ),
+    ),
+    ("good", re.compile(rf"{_PKG_VERSION}[^.;\n]{{0,20}}?\b{_GOOD_WORDS}")),
+    ("good", re.compile(rf"downgrad\w*[^.;\n]{{0,20}}?\bto {_PKG_VERSION}")),
+    ("good", re.compile(rf"downgrad\w* {_PACKAGES}[^.;\n]{{0,10}}?\bto {_VERSION}")),
+    (
+        "bad",
+        re.compile(
+            rf"{_BAD_WORDS}[^.;\n]{{0,40}}?"
+            rf"\b(?:with|on|in|using|after|since|under|for) {_PKG_VERSION}"
+        ),
+    ),
+    ("bad", re.compile(rf"\bbut (?:with|on|in|using|under|for) {_PKG_VERSION}")),
+    ("bad", re.compile(rf"(?:upgrad|updat|bump|mov|switch)\w*[^.;\n]{{0,30}}?\bto {_PKG_VERSION}")),
+    ("bad", re.compile(rf"(?:upgrad|updat|bump)\w* {_PACKAGES}[^.;\n]{{0,30}}?\bto {_VERSION}")),
+    ("transition", re.compile(rf"{_PKG_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
+    ("transition", re.compile(rf"{_PACKAGES}\s*(?:from\s*)?{_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
+)
+_CANONICAL = {
+    "pytorch": "torch",
+    "pytorch lightning": "lightning",
+    "pytorch-lightning": "lightning",
+}
+
+
+def _canonical(name: str) -> str:
+    name = name.lower().replace("_", "-")
+    if name.startswith("flash"):
+        return "flash-attn"
+    return _CANONICAL.get(name.replace(" ", "-"), _CANONICAL.get(name, name))
+
+
+def version_changes(symptoms: str | None) -> tuple[VersionChange, ...]:
+    """Each package whose good or bad version the user's words name."""
+    if not symptoms:
+        return ()
+    text = " ".join(symptoms.split())
+    sides: dict[str, dict[str, str]] = {}
+    quotes: dict[str, str] = {}
+    for role, regex in _CLUES:
+        for match in regex.finditer(text.lower()):
+            package = _canonical(match.group("pkg"))
+            side = sides.setdefault(package, {})
+            quotes.setdefault(package, text[match.start() : match.end()])
+            if role in ("transition", "reversed"):
+                old, new = match.group("ver"), match.group("new")
+                good, bad = (old, new) if role == "transition" else (new, old)
+                side.setdefault("good", good)
+                side.setdefault("bad", bad)
+            else:
+                side.setdefault(role, match.group("ver"))
+    return tuple(
+        VersionChange(
+            package=package, good=side.get("good"), bad=side.get("bad"), text=quotes[package]
+        )
+        for package, side in sides.items()
+        if side.get("good") != side.get("bad")
+    )
+
+
+def versions_of(evidence: Evidence) -> dict[str, str]:
+    """Package -> version, from the environment listing, log banners and the setup."""
+    versions = {name.lower(): version for name, version in evidence.setup.frameworks.items()}
+    for name, version in evidence.environment.items():
+        versions.setdefault(name.lower(), version)
+    return versions

@@ -1,0 +1,50 @@
+"""Confidence: the one written rule that turns evidence into High, Medium or Low.
+
+High   the page's own log signature matched (a specific one, weight >= 0.8), the
+       evidence strength is >= HIGH_STRENGTH, the page is not a catch-all, its
+       mechanism depends on nothing unseen, the run's context does not argue
+       against it, and no other page fits almost as well.
+Medium log evidence of strength >= MEDIUM_STRENGTH and a context that fits.
+Low    everything else: symptoms only, weak or generic evidence, or a page the
+       context argues against. The report calls it a guess.
+
+Measured on first-sight cases (benchmarks/first_sight.md, reliability table
+from benchmarks/accuracy.py); the target is High right >= 95%, Medium >= 70%.
+"""
+
+from __future__ import annotations
+
+from trainwreck.engine.rank import TIE, Candidate
+from trainwreck.model import Confidence
+
+HIGH_STRENGTH = 0.8
+MEDIUM_STRENGTH = 0.5
+
+
+def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confidence, str]:
+    """Confidence and the reason for it."""
+    page = f"[kb:{candidate.pattern.id}]"
+    if not candidate.log_backed:
+        return "low", f"a guess: {page} is supported only by the described symptoms, not by logs"
+    hits = len(candidate.match.hits) if candidate.match else 0
+    close = runner_up is not None and candidate.score - runner_up.score <= TIE
+    against = list(candidate.gate_notes)
+    reasons = []
+    if candidate.pattern.conditional:
+        reasons.append("the mechanism depends on something the logs do not show")
+    if candidate.pattern.generic:
+        reasons.append("it names the failure family, not one cause")
+    if not candidate.specific:
+        reasons.append("no signature unique to this cause matched")
+    if close and runner_up is not None:
+        reasons.append(f"[kb:{runner_up.pattern.id}] fits as well")
+    if candidate.strength < HIGH_STRENGTH:
+        reasons.append(f"the log evidence is partial (strength {candidate.strength:.2f})")
+    if not reasons and not against:
+        return "high", (
+            f"documented failure {page}, {hits} signature(s) matched in your logs, "
+            "mechanism cited and not conditional on anything unseen"
+        )
+    if against or candidate.strength < MEDIUM_STRENGTH:
+        return "low", f"a guess: {page} matched your logs, but " + "; ".join(against + reasons)
+    return "medium", f"{page} matched your logs, but " + "; ".join(reasons)

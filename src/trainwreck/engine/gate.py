@@ -1,0 +1,93 @@
+"""Context gating: a page ranks only where the run's context lets it apply.
+
+Two gates, both measured on first-sight cases where they decided most wrong
+top answers:
+- framework: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn, ... is
+  demoted when the evidence never shows that framework, unless a signature specific to it
+  matched (then the log itself is the evidence the framework was there);
+- stated class: a page outside the failure class the user's words state is
+  demoted, less so for a class that often travels with it (a NaN and a loss
+  spike, or the three kinds of error a traceback can end in), and less when a
+  specific signature matched the log (log evidence that outweighs the words);
+  with no words from the user, the class of the exception that ended the run
+  stands in for them, more weakly.
+"""
+
+from __future__ import annotations
+
+from trainwreck.engine.match import Match
+from trainwreck.kb.schema import Pattern
+from trainwreck.model import Category, RunContext
+
+# A signature this strong names its page's failure on its own (by the KB's weight scale,
+# 0.8 and above are the messages page authors took as unique to the failure).
+SPECIFIC_WEIGHT = 0.8
+# Runs on these frameworks alone do not run torch, so torch pages need torch in evidence.
+NOT_TORCH = frozenset({"jax"})
+# Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
+FRAMEWORK_ABSENT_FACTOR = 0.3
+OFF_CLASS_FACTOR = 0.3
+OFF_CLASS_SPECIFIC_FACTOR = 0.6  # a specific log signature outweighs part of the statement
+RELATED_CLASS_FACTOR = 0.85
+# When the user states nothing, the exception that ended the run states a class, less
+# firmly: a cascade (a timeout after a crash on another rank) can end a log too.
+OFF_LOGGED_CLASS_FACTOR = 0.6
+RELATED_CLASSES: tuple[frozenset[Category], ...] = (
+    frozenset({"nan_inf", "divergence"}),
+    frozenset({"crash", "config_error", "dependency_conflict"}),
+)
+
+
+def specific_hit(match: Match | None) -> bool:
+    """Whether a log signature strong enough to name the page on its own matched."""
+    if match is None:
+        return False
+    return any(
+        hit.signature.weight >= SPECIFIC_WEIGHT
+        and (hit.signature.regex is not None or hit.signature.exception is not None)
+        for hit in match.hits
+    )
+
+
+def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]:
+    """What the page needs that the run does not show; () when it fits.
+
+    A page lists what it `requires` (any one); a torch page does not apply to a
+    run that shows only JAX.
+    """
+    seen = set(context.frameworks)
+    if pattern.requires:
+        return () if seen & set(pattern.requires) else pattern.requires
+    non_torch_run = bool(seen & NOT_TORCH) and "pytorch" not in seen
+    if non_torch_run and not set(pattern.frameworks) & NOT_TORCH:
+        return ("pytorch",)
+    return ()
+
+
+def related(first: Category, second: Category) -> bool:
+    return first == second or any({first, second} <= group for group in RELATED_CLASSES)
+
+
+def gate_factor(
+    pattern: Pattern, match: Match | None, context: RunContext
+) -> tuple[float, list[str]]:
+    """How much the context keeps of a candidate's strength, and why it took any away."""
+    factor, notes = 1.0, []
+    specific = specific_hit(match)
+    missing = missing_frameworks(pattern, context)
+    if missing and not specific:
+        factor *= FRAMEWORK_ABSENT_FACTOR
+        notes.append(f"the evidence never shows {', '.join(missing)}")
+    stated = context.stated
+    if stated is not None and pattern.category != stated.category:
+        if related(pattern.category, stated.category):
+            factor *= RELATED_CLASS_FACTOR
+        else:
+            factor *= OFF_CLASS_SPECIFIC_FACTOR if specific else OFF_CLASS_FACTOR
+            words = ", ".join(f'"{word}"' for word in stated.words[:3])
+            notes.append(f"your description states {stated.category} ({words})")
+    logged = context.logged
+    if stated is None and logged is not None and not related(pattern.category, logged.category):
+        factor *= OFF_LOGGED_CLASS_FACTOR
+        notes.append(f"the run ended in {logged.category} ({logged.words[0][:60]})")
+    return factor, notes

@@ -1,0 +1,103 @@
+"""What to collect next when the evidence does not decide (issue: saying what is missing).
+
+When no hypothesis reaches Medium, a ranked list alone misleads: the report
+says it is undecided, then names the evidence that separates the leading
+candidates (the exact command or setting that produces it) and the questions
+whose answers do. The requests are per failure class; each names a command or
+setting documented by the framework that owns it.
+"""
+
+from __future__ import annotations
+
+from trainwreck.model import Category, EvidenceRequest, Hypothesis, RunContext
+
+# (what, how) per class: the cheapest evidence that tells that class's causes apart.
+REQUESTS: dict[Category, tuple[tuple[str, str], ...]] = {
+    "oom": (
+        (
+            "the allocator's state at the OOM",
+            "catch torch.cuda.OutOfMemoryError and print torch.cuda.memory_summary()",
+        ),
+        (
+            "whether the host kernel killed the process",
+            "dmesg -T | grep -i -E 'killed process|out of memory'",
+        ),
+    ),
+    "hang": (
+        (
+            "the stack of every rank while it hangs",
+            "py-spy dump --pid <PID> on each rank's process",
+        ),
+        (
+            "the collectives each rank last issued",
+            "rerun with NCCL_DEBUG=INFO TORCH_NCCL_TRACE_BUFFER_SIZE=2000 "
+            "TORCH_NCCL_DUMP_ON_TIMEOUT=1 (PyTorch's flight recorder)",
+        ),
+    ),
+    "nan_inf": (
+        (
+            "the first operation that produced a NaN",
+            "wrap a few steps in torch.autograd.set_detect_anomaly(True)",
+        ),
+        ("the loss and gradient norm of every step", "log every step (logging_steps=1)"),
+    ),
+    "divergence": (
+        (
+            "the loss, learning-rate and gradient-norm curves",
+            "the run's trainer_state.json (log_history) or metrics file",
+        ),
+        ("the optimizer and scheduler settings", "the training config or TrainingArguments"),
+    ),
+    "slow_throughput": (
+        ("where a step's time goes", "a torch.profiler trace of 5 steps after warm-up"),
+        ("whether the GPU waits for data", "nvidia-smi dmon -s u while training"),
+    ),
+    "wrong_output": (
+        (
+            "the exact generation settings and the tokenizer's padding side",
+            "print model.generation_config and tokenizer.padding_side before generating",
+        ),
+        (
+            "whether the base model gives the same output on one prompt",
+            "run one prompt through the base and the trained model with greedy decoding",
+        ),
+    ),
+    "dependency_conflict": (
+        ("the installed versions", "python -m torch.utils.collect_env; pip list"),
+        (
+            "what changed between the working and the failing environment",
+            "pip freeze > env.txt in both, then diff them",
+        ),
+    ),
+    "config_error": (
+        ("the full configuration", "the config file(s) and the exact launch command"),
+        ("the installed versions", "pip list"),
+    ),
+    "crash": (
+        (
+            "the full traceback with the failing kernel named",
+            "rerun with CUDA_LAUNCH_BLOCKING=1 (for CUDA errors)",
+        ),
+        ("the installed versions", "python -m torch.utils.collect_env"),
+    ),
+}
+MAX_QUESTIONS = 2
+
+
+def next_evidence(
+    hypotheses: list[Hypothesis], context: RunContext
+) -> tuple[tuple[EvidenceRequest, ...], tuple[str, ...]]:
+    """Evidence requests and questions that would separate the leading hypotheses."""
+    leading = hypotheses[:3]
+    category = context.stated.category if context.stated else None
+    if category is None and leading:
+        category = leading[0].category
+    ids = tuple(h.id for h in leading)
+    requests = tuple(
+        EvidenceRequest(what=what, how=how, separates=ids)
+        for what, how in REQUESTS.get(category or "crash", REQUESTS["crash"])
+    )
+    questions = tuple(
+        f"{h.title}? {h.discriminator}" for h in leading[:MAX_QUESTIONS] if h.discriminator
+    )
+    return requests, questions
