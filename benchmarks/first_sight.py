@@ -94,12 +94,18 @@ def score(sheet: list[dict[str, Any]], judgments: list[dict[str, Any]]) -> str:
         for e, _ in rows
     ]
     class_right = sum(got == want for got, want in top_class)
+    stated = [
+        (e["hypotheses"][0]["category"], e["stated"]["category"])
+        for e, _ in rows
+        if e.get("stated") and e.get("hypotheses")
+    ]
     lines = [
         f"cases judged       {n}",
         f"cause@1            {_pct(at1, n)}",
         f"family@1           {_pct(family, n)}",
         f"cause@3            {_pct(at3, n)}",
         f"class@1            {_pct(class_right, n)}",
+        f"class = stated     {_pct(sum(g == w for g, w in stated), len(stated))}",
     ]
     levels: Counter[str] = Counter()
     right: Counter[str] = Counter()

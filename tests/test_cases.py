@@ -97,3 +97,17 @@ def test_reproduced_case_still_fails_the_same_way(case: Case, tmp_path: Path) ->
         tmp_path, case.source, case.category, case.top_pattern, case.symptoms, (log,), False
     )
     assert diagnose_case(fresh).hypotheses[0].id == case.top_pattern
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_report_order_agrees_with_its_scores(case: Case) -> None:
+    """Shown best first; each alternative has log evidence or shares the top one's class."""
+    hypotheses = diagnosed(case).hypotheses
+    scores = [h.score for h in hypotheses]
+    assert scores == sorted(scores, reverse=True)
+    if not hypotheses or not hypotheses[0].grounded:
+        return
+    for alternative in hypotheses[1:]:
+        assert alternative.evidence or alternative.category == hypotheses[0].category, (
+            alternative.id
+        )

@@ -255,7 +255,7 @@ class StatedClass(Frozen):
 
 
 class VersionChange(Frozen):
-    """"Works with `package` `good`, fails with `bad`": the strongest clue a user gives."""
+    """A version the run worked with and one it fails with: the strongest clue a user gives."""
 
     package: str
     good: str | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.match import Hit, Match, combine
-from trainwreck.engine.rank import order, score_candidate
+from trainwreck.engine.rank import GENERIC_SHARE, TIE, order, score_candidate
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Setup, SourceRef
 
@@ -105,3 +105,33 @@ def test_known_bug_version_in_range_boosts_and_outside_halves() -> None:
     assert base and boosted and halved
     assert boosted.score > base.score > halved.score
     assert "affected range" in boosted.version_notes[0]
+
+
+def test_tied_candidates_show_one_score_and_the_cheaper_check_leads() -> None:
+    cheap, dear = _pattern("zz-cheap", cost="seconds"), _pattern("aa-dear", cost="run")
+    a = score_candidate(dear, _match(dear, 0.9), 0.0, Evidence())
+    b = score_candidate(cheap, _match(cheap, 0.88), 0.0, Evidence())
+    assert a is not None and b is not None and 0 < a.score - b.score <= TIE
+    ranked = order([a, b])
+    assert [c.pattern.id for c in ranked] == ["zz-cheap", "aa-dear"]
+    assert ranked[0].score == ranked[1].score == a.score
+
+
+def test_scores_further_apart_than_a_tie_keep_their_order() -> None:
+    cheap, dear = _pattern("zz-cheap", cost="seconds"), _pattern("aa-dear", cost="run")
+    a = score_candidate(dear, _match(dear, 0.9), 0.0, Evidence())
+    b = score_candidate(cheap, _match(cheap, 0.5), 0.0, Evidence())
+    assert a is not None and b is not None
+    assert [c.pattern.id for c in order([b, a])] == ["aa-dear", "zz-cheap"]
+
+
+def test_a_catch_all_page_scores_below_the_specific_page_it_overlaps_and_is_never_high() -> None:
+    generic = _pattern("generic").model_copy(update={"generic": True})
+    specific = _pattern("specific")
+    g = score_candidate(generic, _match(generic, 0.95), 0.0, Evidence())
+    s = score_candidate(specific, _match(specific, 0.6), 0.0, Evidence())
+    assert g is not None and s is not None and g.score > s.score
+    ranked = order([g, s])
+    assert [c.pattern.id for c in ranked] == ["specific", "generic"]
+    assert ranked[1].score == round(GENERIC_SHARE * s.score, 4)
+    assert calibrate(ranked[1], None)[0] != "high"

@@ -47,6 +47,8 @@ def _without_input_names(report: dict[str, Any]) -> dict[str, Any]:
     for item in clean.get("inputs", []):
         item.pop("path")
         item.pop("size_bytes", None)
+    context = clean.get("context", {})
+    context["frameworks"] = sorted(context.get("frameworks", {}))  # where: a path or '-'
     return clean
 
 

@@ -7,7 +7,7 @@ from trainwreck.engine.rank import Candidate
 from trainwreck.fixes.verify import concrete_fix, keys_verified
 from trainwreck.kb import load
 from trainwreck.kb.schema import PatternFix
-from trainwreck.model import Evidence, Setup
+from trainwreck.model import Evidence, RunContext, Setup
 
 STRATEGY_PAGE = "load-best-model-strategy-mismatch"
 
@@ -68,8 +68,10 @@ def test_the_hypothesis_leads_with_the_fix_whose_keys_all_verify() -> None:
     unverifiable = _fix("TrainingArguments.eval_on_start", True, "evaluate before training")
     pattern = page.model_copy(update={"fixes": (unverifiable, *page.fixes)})
     candidate = Candidate(pattern=pattern, match=None, version_notes=(), strength=0.5, score=0.5)
-    old, _ = to_hypothesis(candidate, None, _on("4.36.2"))
+    old, _ = to_hypothesis(candidate, None, _on("4.36.2"), RunContext())
     assert old.fixes[0].changes[0].path == "TrainingArguments.evaluation_strategy"
     assert old.fixes[-1].action == "evaluate before training"
-    new, _ = to_hypothesis(candidate, None, _on("4.46.3"))  # every key verifies: KB order holds
+    new, _ = to_hypothesis(
+        candidate, None, _on("4.46.3"), RunContext()
+    )  # every key verifies: KB order holds
     assert new.fixes[0].action == "evaluate before training"

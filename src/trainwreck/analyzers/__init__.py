@@ -17,6 +17,7 @@ from trainwreck.analyzers import (
     memory_budget,
     nccl,
     process,
+    version_change,
 )
 from trainwreck.model import Evidence, Finding
 
@@ -30,6 +31,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     loss.analyze,
     curves.analyze,
     environment.analyze,
+    version_change.analyze,
 )
 KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP, *curves.KEEP, *environment.KEEP)
 

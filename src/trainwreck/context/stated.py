@@ -17,7 +17,8 @@ import re
 from trainwreck.model import Category, ExceptionRecord, StatedClass
 
 # Read in this order; each class's matches are masked before the next is tried.
-# `crash` is last because "error" and "fails" accompany every other class too.
+# `crash` is last and needs a word that says crash: "error", "fails" or "exception" state no
+# class at all (they accompany every class), so such a description leaves the class to the log.
 _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "nan_inf",
@@ -101,8 +102,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "crash",
         re.compile(
-            r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\berror\b|exception|"
-            r"traceback|\bfails?\b|\bfailed\b|\bbreaks?\b|\bbroke\b|\baborts?\b|illegal"
+            r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\baborts?\b|\baborted\b|"
+            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b"
         ),
     ),
 )

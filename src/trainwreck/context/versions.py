@@ -63,6 +63,7 @@ _CLUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("bad", re.compile(rf"(?:upgrad|updat|bump|mov|switch)\w*[^.;\n]{{0,30}}?\bto {_PKG_VERSION}")),
     ("bad", re.compile(rf"(?:upgrad|updat|bump)\w* {_PACKAGES}[^.;\n]{{0,30}}?\bto {_VERSION}")),
     ("transition", re.compile(rf"{_PKG_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
+    ("transition", re.compile(rf"between {_PKG_VERSION} and (?:[a-z_-]+[ =])?\s*{_NEW}")),
     ("transition", re.compile(rf"{_PACKAGES}\s*(?:from\s*)?{_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
 )
 _CANONICAL = {

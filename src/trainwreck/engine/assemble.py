@@ -13,7 +13,9 @@ from trainwreck.fixes.scripts import verification_for
 from trainwreck.fixes.snippets import snippets_for
 from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
 from trainwreck.kb import KnowledgeBase
+from trainwreck.kb.schema import Pattern
 from trainwreck.model import (
+    Category,
     Citation,
     Diagnosis,
     Evidence,
@@ -43,8 +45,14 @@ def _values(candidate: Candidate, evidence: Evidence) -> dict[str, Scalar]:
     return {**setup, **(candidate.match.values if candidate.match else {})}
 
 
+def _category(pattern: Pattern, context: RunContext) -> Category:
+    """The page's class; a page for any class takes the class the run states."""
+    stated = context.stated or context.logged
+    return stated.category if pattern.any_class and stated is not None else pattern.category
+
+
 def to_hypothesis(
-    candidate: Candidate, runner_up: Candidate | None, evidence: Evidence
+    candidate: Candidate, runner_up: Candidate | None, evidence: Evidence, context: RunContext
 ) -> tuple[Hypothesis, list[str]]:
     """A KB-grounded hypothesis with concrete fixes; warnings for unavailable keys."""
     pattern = candidate.pattern
@@ -62,7 +70,7 @@ def to_hypothesis(
     hypothesis = Hypothesis(
         id=pattern.id,
         title=fill_text(pattern.title, values),
-        category=pattern.category,
+        category=_category(pattern, context),
         frameworks=pattern.frameworks,
         root_cause=fill_text(pattern.root_cause.strip(), values),
         mechanism=fill_text(" ".join(pattern.mechanism.split()), values),
@@ -103,7 +111,7 @@ def _summary(hypotheses: list[Hypothesis], evidence: Evidence) -> str:
     return f"{top.title} ({top.category}, {top.confidence} confidence){tag}"
 
 
-def shown(ranked: list[Candidate]) -> list[Candidate]:
+def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
     """The top candidate and the alternatives worth showing beside it.
 
     An alternative has log evidence of its own or shares the top one's failure
@@ -111,9 +119,9 @@ def shown(ranked: list[Candidate]) -> list[Candidate]:
     """
     if not ranked:
         return []
-    top = ranked[0]
-    rest = [c for c in ranked[1:] if c.log_backed or c.pattern.category == top.pattern.category]
-    return [top, *rest][:MAX_HYPOTHESES]
+    top_class = _category(ranked[0].pattern, context)
+    rest = [c for c in ranked[1:] if c.log_backed or _category(c.pattern, context) == top_class]
+    return [ranked[0], *rest][:MAX_HYPOTHESES]
 
 
 def build(
@@ -126,10 +134,10 @@ def build(
     """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched."""
     hypotheses: list[Hypothesis] = []
     warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]
-    selected = shown(ranked)
+    selected = shown(ranked, context)
     for index, candidate in enumerate(selected):
         runner_up = selected[index + 1] if index + 1 < len(selected) else None
-        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence)
+        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:

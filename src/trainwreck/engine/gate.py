@@ -78,6 +78,8 @@ def gate_factor(
     if missing and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"the evidence never shows {', '.join(missing)}")
+    if pattern.any_class:
+        return factor, notes
     stated = context.stated
     if stated is not None and pattern.category != stated.category:
         if related(pattern.category, stated.category):

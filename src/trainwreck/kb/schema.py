@@ -175,6 +175,9 @@ class Pattern(Strict):
     aliases: tuple[str, ...] = ()
     title: str
     category: Category
+    # The page applies to whatever failure class the run states (a release regression can
+    # slow, break or NaN a run); `category` is its class when the run states none.
+    any_class: bool = False
     frameworks: tuple[Framework, ...]
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.

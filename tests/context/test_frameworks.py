@@ -1,0 +1,42 @@
+"""Frameworks, hardware and phase read from real case evidence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trainwreck.context import build
+from trainwreck.evidence.collect import collect
+
+CASES = Path(__file__).parent.parent / "cases"
+
+
+def _context_of(case: str, symptoms: str | None = None):  # type: ignore[no-untyped-def]
+    folder = CASES / case
+    inputs = [
+        str(p) for p in sorted(folder.iterdir()) if not p.name.startswith(("case.", "expected."))
+    ]
+    return build(collect(inputs, symptoms=symptoms))
+
+
+def test_a_jax_run_shows_jax_and_not_torch() -> None:
+    context = _context_of("jax-debug-nans-log-25299")
+    assert "jax" in context.frameworks
+    assert "pytorch" not in context.frameworks
+
+
+def test_a_traceback_frame_inside_a_package_names_its_framework() -> None:
+    context = _context_of("vllm-max-model-len-kv-cache-2418")
+    assert "vllm" in context.frameworks
+    assert context.frameworks["vllm"].startswith("traceback frame")
+
+
+def test_the_user_words_name_a_framework_and_a_phase() -> None:
+    context = _context_of(
+        "jax-debug-nans-log-25299", "NaN when saving the checkpoint with deepspeed"
+    )
+    assert context.frameworks.get("deepspeed") == "symptoms"
+    assert context.phase is not None
+
+
+def test_a_cuda_oom_run_is_on_cuda() -> None:
+    assert _context_of("alpaca-llama7b-fsdp-v100-223").hardware == "cuda"

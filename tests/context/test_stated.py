@@ -1,0 +1,70 @@
+"""The failure class a user's words state, read from real issue titles and descriptions.
+
+The descriptions are the users' own words from the first-sight batch
+(benchmarks/first_sight/batch-1/<case>/case.yaml), so the reader is tested on
+how people actually describe failures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from trainwreck.context.stated import from_exception, from_symptoms
+from trainwreck.model import ExceptionRecord
+
+BATCH = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight" / "batch-1"
+
+
+def _symptoms(case: str) -> str:
+    meta = yaml.safe_load((BATCH / case / "case.yaml").read_text(encoding="utf-8"))
+    return str(meta["symptoms"])
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        ("pytorch-cpp-extension-stale-lock-hang-245", "hang"),
+        ("trl-grpo-vllm-colocate-peft-tp-hang-3671", "hang"),
+        ("sentencepiece-trainer-host-ram-killed-598", "oom"),
+        ("jax-norm-grad-nan-at-zero-4177", "nan_inf"),
+        ("peft-deberta-pooler-not-saved-2171", "wrong_output"),
+        ("vllm-041-throughput-regression-pr3550-4210", "slow_throughput"),
+        ("peft-autoawq-shard-checkpoint-removed-2725", "dependency_conflict"),
+    ],
+)
+def test_real_descriptions_state_their_class(case: str, category: str) -> None:
+    stated = from_symptoms(_symptoms(case))
+    assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("loss is stuck at 2.30 and does not decrease", "divergence"),  # "stuck" is not a hang here
+        ("training hangs when saving the checkpoint", "hang"),
+        ("GPU memory grows every iteration until it is killed", "oom"),
+        ("loss spikes and then becomes NaN", "nan_inf"),  # tie: the class read first wins
+        ("segfault in the dataloader worker", "crash"),
+    ],
+)
+def test_phrases_that_state_a_class(text: str, category: str) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category
+
+
+@pytest.mark.parametrize("text", ["it fails with an error", "got this exception", "", None])
+def test_words_that_name_no_class_state_none(text: str | None) -> None:
+    assert from_symptoms(text) is None
+
+
+def test_a_manual_stop_states_no_class_but_an_import_error_does() -> None:
+    stop = ExceptionRecord(type="KeyboardInterrupt", message="", source="x.log", line=9)
+    missing = ExceptionRecord(
+        type="ModuleNotFoundError", message="No module named 'x'", source="x.log", line=3
+    )
+    assert from_exception(stop) is None
+    logged = from_exception(missing)
+    assert logged is not None and logged.category == "dependency_conflict"

@@ -1,0 +1,43 @@
+"""Version changes the user names: "works with X a, fails with X b" in its common forms."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainwreck.context.versions import version_changes
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "good", "bad"),
+    [
+        (
+            "Works with transformers 4.44.2 but fails with 4.45.0",
+            "transformers",
+            "4.44.2",
+            "4.45.0",
+        ),
+        ("It fails on vllm 0.6.1, works on 0.6.0", "vllm", "0.6.0", "0.6.1"),
+        ("after upgrading deepspeed from 0.5.3 to 0.5.8 it is slow", "deepspeed", "0.5.3", "0.5.8"),
+        ("Performance regression between vLLM v0.4.0 and v0.4.1", "vllm", "0.4.0", "0.4.1"),
+        ("torch 2.3.1 -> 2.4.0 gives NaN", "torch", "2.3.1", "2.4.0"),
+        (
+            "since upgrading to transformers 4.46 the loss is 10x higher",
+            "transformers",
+            None,
+            "4.46",
+        ),
+        ("downgrading peft to 0.13.2 fixes it", "peft", "0.13.2", None),
+    ],
+)
+def test_a_named_change_gives_package_and_window(
+    text: str, package: str, good: str | None, bad: str | None
+) -> None:
+    (change,) = version_changes(text)
+    assert (change.package, change.good, change.bad) == (package, good, bad)
+
+
+@pytest.mark.parametrize(
+    "text", ["loss at step 2.5 is bad", "python 3.10 on ubuntu 22.04", "lr 3.0e-4, batch 8"]
+)
+def test_numbers_that_are_not_a_version_change(text: str) -> None:
+    assert version_changes(text) == ()

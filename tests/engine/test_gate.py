@@ -1,0 +1,67 @@
+"""Context gating on real knowledge-base pages: framework required, stated class."""
+
+from __future__ import annotations
+
+from trainwreck.engine.gate import (
+    FRAMEWORK_ABSENT_FACTOR,
+    OFF_CLASS_FACTOR,
+    OFF_CLASS_SPECIFIC_FACTOR,
+    RELATED_CLASS_FACTOR,
+    gate_factor,
+)
+from trainwreck.engine.match import Hit, Match
+from trainwreck.kb import load
+from trainwreck.kb.schema import Pattern, Signature
+from trainwreck.model import RunContext, SourceRef, StatedClass
+
+REF = SourceRef(source="train.log", line=1, text="x")
+
+
+def _page(page_id: str) -> Pattern:
+    page = load().get(page_id)
+    assert page is not None
+    return page
+
+
+def _match(page: Pattern, weight: float) -> Match:
+    return Match(page, (Hit(Signature(regex="x", weight=weight), REF),))
+
+
+def _stated(category: str) -> StatedClass:
+    return StatedClass.model_validate({"category": category, "source": "symptoms", "words": ["w"]})
+
+
+def test_a_vllm_page_is_demoted_in_a_run_without_vllm_unless_its_own_message_matched() -> None:
+    page = _page("vllm-preemption-kv-cache")
+    assert page.requires == ("vllm",)
+    without = RunContext(frameworks={"pytorch": "train.log:1"})
+    with_vllm = RunContext(frameworks={"vllm": "train.log:3"})
+    assert gate_factor(page, _match(page, 0.5), without)[0] == FRAMEWORK_ABSENT_FACTOR
+    assert gate_factor(page, _match(page, 0.5), with_vllm)[0] == 1.0
+    assert gate_factor(page, _match(page, 0.8), without)[0] == 1.0  # specific signature
+
+
+def test_a_torch_page_does_not_apply_to_a_jax_only_run() -> None:
+    page = _page("cuda-oom-capacity")
+    jax_run = RunContext(frameworks={"jax": "train.log:1"})
+    factor, notes = gate_factor(page, _match(page, 0.5), jax_run)
+    assert factor == FRAMEWORK_ABSENT_FACTOR and "pytorch" in notes[0]
+
+
+def test_a_page_outside_the_stated_class_needs_a_specific_signature() -> None:
+    page = _page("cuda-oom-capacity")  # oom
+    hang = RunContext(stated=_stated("hang"))
+    assert gate_factor(page, _match(page, 0.5), hang)[0] == OFF_CLASS_FACTOR
+    assert gate_factor(page, _match(page, 0.8), hang)[0] == OFF_CLASS_SPECIFIC_FACTOR
+    assert gate_factor(page, _match(page, 0.5), RunContext(stated=_stated("oom")))[0] == 1.0
+
+
+def test_a_related_class_is_demoted_only_a_little() -> None:
+    page = _page("loss-divergence-high-learning-rate")  # divergence
+    nan = RunContext(stated=_stated("nan_inf"))
+    assert gate_factor(page, _match(page, 0.5), nan)[0] == RELATED_CLASS_FACTOR
+
+
+def test_a_page_for_any_class_is_never_off_class() -> None:
+    page = _page("version-regression-between-releases")
+    assert gate_factor(page, None, RunContext(stated=_stated("hang")))[0] == 1.0
