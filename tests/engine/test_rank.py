@@ -129,9 +129,18 @@ def test_a_catch_all_page_scores_below_the_specific_page_it_overlaps_and_is_neve
     generic = _pattern("generic").model_copy(update={"generic": True})
     specific = _pattern("specific")
     g = score_candidate(generic, _match(generic, 0.95), 0.0, Evidence())
-    s = score_candidate(specific, _match(specific, 0.6), 0.0, Evidence())
+    s = score_candidate(specific, _match(specific, 0.8), 0.0, Evidence())
     assert g is not None and s is not None and g.score > s.score
     ranked = order([g, s])
     assert [c.pattern.id for c in ranked] == ["specific", "generic"]
     assert ranked[1].score == round(GENERIC_SHARE * s.score, 4)
     assert calibrate(ranked[1], None)[0] != "high"
+
+
+def test_a_weak_match_of_a_specific_page_does_not_demote_the_catch_all() -> None:
+    generic = _pattern("generic").model_copy(update={"generic": True})
+    weak = _pattern("weak")
+    g = score_candidate(generic, _match(generic, 0.95), 0.0, Evidence())
+    w = score_candidate(weak, _match(weak, 0.79), 0.0, Evidence())
+    assert g is not None and w is not None
+    assert [c.pattern.id for c in order([w, g])] == ["generic", "weak"]

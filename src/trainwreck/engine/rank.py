@@ -28,8 +28,8 @@ KNOWN_BUG_BOOST = 0.3
 OUTSIDE_AFFECTED_FACTOR = 0.5
 # Scores this close are a tie: below the resolution the weights were set with (0.05 steps).
 TIE = 0.02
-# A catch-all page that matched keeps at most this share of the best specific page's
-# score in its class, so the specific page leads and the two never show as tied.
+# A catch-all page keeps at most this share of the score of the best page in its class
+# whose own specific signature matched, so that page leads and the two never show as tied.
 GENERIC_SHARE = 0.9
 
 
@@ -107,10 +107,10 @@ def score_candidate(
 
 
 def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
-    """Catch-all pages score below the best log-backed specific page of their class."""
+    """Catch-all pages score below the best page of their class whose own signature matched."""
     best: dict[str, float] = {}
     for c in candidates:
-        if c.log_backed and not c.pattern.generic:
+        if c.specific and not c.pattern.generic:
             best[c.pattern.category] = max(best.get(c.pattern.category, 0.0), c.score)
     return [
         replace(c, score=round(min(c.score, GENERIC_SHARE * best[c.pattern.category]), 4))
