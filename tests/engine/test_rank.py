@@ -144,3 +144,11 @@ def test_a_weak_match_of_a_specific_page_does_not_demote_the_catch_all() -> None
     w = score_candidate(weak, _match(weak, 0.79), 0.0, Evidence())
     assert g is not None and w is not None
     assert [c.pattern.id for c in order([w, g])] == ["generic", "weak"]
+
+
+def test_family_level_evidence_without_a_specific_signature_is_a_guess() -> None:
+    pattern = _pattern("family-only")
+    candidate = score_candidate(pattern, _match(pattern, 0.7, 0.5), 0.0, Evidence())
+    assert candidate is not None and candidate.strength >= 0.5
+    level, why = calibrate(candidate, None)
+    assert level == "low" and why.startswith("a guess")
