@@ -130,6 +130,13 @@ class InputFile(Frozen):
     compressed: str | None = None
 
 
+class EnvListing(Frozen):
+    """One environment listing as read: which file, and its package versions."""
+
+    source: str
+    packages: dict[str, str] = Field(default_factory=dict)
+
+
 class Gap(Frozen):
     """Evidence that could not be read; the rest is still diagnosed."""
 
@@ -215,6 +222,9 @@ class Evidence(Frozen):
     # Machine facts an environment listing states (driver, driver_cuda, torch_cuda, python,
     # nvcc_cuda, gpu): read by the environment analyzer; not in the JSON report.
     environment_facts: dict[str, str] = Field(default_factory=dict)
+    # Each listing on its own, in the order given: two listings (the working environment
+    # first) show a version change. Not in the JSON report.
+    listings: tuple[EnvListing, ...] = ()
 
     def installed_version(self, package: str) -> str | None:
         """The user's version of a package, from the env listing or the setup."""

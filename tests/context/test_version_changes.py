@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from trainwreck.context.versions import version_changes
+from trainwreck import analyzers
+from trainwreck.context.versions import stated_changes, version_changes
+from trainwreck.evidence.collect import collect
+
+CASES = Path(__file__).parent.parent / "cases"
 
 
 @pytest.mark.parametrize(
@@ -32,7 +38,7 @@ from trainwreck.context.versions import version_changes
 def test_a_named_change_gives_package_and_window(
     text: str, package: str, good: str | None, bad: str | None
 ) -> None:
-    (change,) = version_changes(text)
+    (change,) = stated_changes(text)
     assert (change.package, change.good, change.bad) == (package, good, bad)
 
 
@@ -40,4 +46,18 @@ def test_a_named_change_gives_package_and_window(
     "text", ["loss at step 2.5 is bad", "python 3.10 on ubuntu 22.04", "lr 3.0e-4, batch 8"]
 )
 def test_numbers_that_are_not_a_version_change(text: str) -> None:
-    assert version_changes(text) == ()
+    assert stated_changes(text) == ()
+
+
+def test_two_listings_show_the_packages_that_changed(tmp_path: Path) -> None:
+    """The working environment's listing first; only packages whose version differs."""
+    working = CASES / "transformers-gemma2-fa2-softcap-nan-31997" / "env.txt"
+    text = working.read_text(encoding="utf-8")
+    failing = tmp_path / "env-failing.txt"
+    failing.write_text(text.replace("flash-attn==2.6.1", "flash-attn==2.6.3"), "utf-8")
+    evidence = collect([], symptoms="loss is nan", env_files=[str(working), str(failing)])
+    (change,) = version_changes(evidence)
+    assert (change.package, change.good, change.bad) == ("flash-attn", "2.6.1", "2.6.3")
+    assert change.source == "listings"
+    finding = next(f for f in analyzers.run(evidence) if f.id == "version.regression")
+    assert finding.values["bad_version"] == "2.6.3"

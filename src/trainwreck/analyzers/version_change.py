@@ -1,4 +1,4 @@
-"""A version change the user names becomes a regression finding.
+"""A version change the user names (or two listings show) becomes a regression finding.
 
 "Works with vllm 0.4.0, fails with 0.4.1" is the strongest clue a user gives:
 it names the package and the window a regression entered. The finding carries
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from trainwreck.context.versions import version_changes
 from trainwreck.model import Evidence, Finding, SourceRef, VersionChange
+
+_WHERE = {"symptoms": "description names", "listings": "environment listings show"}
 
 
 def _window(change: VersionChange) -> str:
@@ -24,13 +26,13 @@ def analyze(evidence: Evidence) -> list[Finding]:
         Finding(
             id="version.regression",
             title=f"The failure follows a {change.package} version change ({_window(change)})",
-            summary=f"Your description names a {change.package} change: {change.text!r}.",
-            evidence=(SourceRef(source="symptoms", text=change.text),),
+            summary=f"The {_WHERE[change.source]} a {change.package} change: {change.text!r}.",
+            evidence=(SourceRef(source=change.source, text=change.text),),
             values={
                 "package": change.package,
                 "good_version": change.good,
                 "bad_version": change.bad,
             },
         )
-        for change in version_changes(evidence.symptoms)
+        for change in version_changes(evidence)
     ]

@@ -27,5 +27,5 @@ def build(evidence: Evidence) -> RunContext:
         hardware=hardware_of(evidence),
         phase=phase_of(evidence),
         versions=versions_of(evidence),
-        version_changes=version_changes(evidence.symptoms),
+        version_changes=version_changes(evidence),
     )

@@ -1,16 +1,19 @@
-"""Versions the run used, and the version changes the user says the failure followed.
+"""Versions the run used, and the version changes the failure followed.
 
 "Works with transformers 4.44, fails with 4.45" names the regression window
 directly, and is the strongest clue a user gives; it was ignored before. Only
 versions of packages this field uses are read, so "step 2.5" or "Python 3"
-in prose does not become a version change.
+in prose does not become a version change. Two environment listings (the working
+one first) show the same clue for every ML package whose version differs.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from trainwreck.model import Evidence, VersionChange
+from trainwreck.evidence.setup import ML_PACKAGES
+from trainwreck.model import EnvListing, Evidence, VersionChange
 
 _PACKAGES = (
     r"(?P<pkg>torch|pytorch|transformers|peft|trl|accelerate|deepspeed|vllm|bitsandbytes|"
@@ -80,7 +83,7 @@ def _canonical(name: str) -> str:
     return _CANONICAL.get(name.replace(" ", "-"), _CANONICAL.get(name, name))
 
 
-def version_changes(symptoms: str | None) -> tuple[VersionChange, ...]:
+def stated_changes(symptoms: str | None) -> tuple[VersionChange, ...]:
     """Each package whose good or bad version the user's words name."""
     if not symptoms:
         return ()
@@ -106,6 +109,30 @@ def version_changes(symptoms: str | None) -> tuple[VersionChange, ...]:
         for package, side in sides.items()
         if side.get("good") != side.get("bad")
     )
+
+
+def listing_changes(listings: Sequence[EnvListing]) -> tuple[VersionChange, ...]:
+    """ML packages whose version differs between the first listing (working) and the last."""
+    if len(listings) < 2:
+        return ()
+    first, last = listings[0], listings[-1]
+    changes = []
+    for package in ML_PACKAGES:
+        good, bad = first.packages.get(package), last.packages.get(package)
+        if good and bad and good != bad:
+            text = f"{first.source}: {package}=={good}; {last.source}: {package}=={bad}"
+            changes.append(
+                VersionChange(package=package, good=good, bad=bad, text=text, source="listings")
+            )
+    return tuple(changes)
+
+
+def version_changes(evidence: Evidence) -> tuple[VersionChange, ...]:
+    """The changes the user names, then those two listings show for other packages."""
+    stated = stated_changes(evidence.symptoms)
+    named = {change.package for change in stated}
+    listed = tuple(c for c in listing_changes(evidence.listings) if c.package not in named)
+    return stated + listed
 
 
 def versions_of(evidence: Evidence) -> dict[str, str]:

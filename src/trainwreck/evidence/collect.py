@@ -23,6 +23,7 @@ from trainwreck.evidence.streams import SafeStream, stdin_stream
 from trainwreck.evidence.tracebacks import parse_exceptions
 from trainwreck.model import (
     ConfigFile,
+    EnvListing,
     Evidence,
     ExceptionRecord,
     Gap,
@@ -51,6 +52,7 @@ class _Collector:
     banners: dict[str, str] = field(default_factory=dict)
     model_config: dict[str, Scalar | list[Scalar]] = field(default_factory=dict)
     env_texts: list[str] = field(default_factory=list)
+    listings: list[EnvListing] = field(default_factory=list)
     environment_facts: dict[str, str] = field(default_factory=dict)
     metrics: list[MetricTable] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
@@ -136,7 +138,9 @@ class _Collector:
         )
         if kind == "env":
             self.env_texts.append(text)
-            for package, version in environment.parse_listing(text).items():
+            packages = environment.parse_listing(text)
+            self.listings.append(EnvListing(source=item.path, packages=packages))
+            for package, version in packages.items():
                 self.environment.setdefault(package, version)
             for key, value in environment.listing_facts(text, item.path).items():
                 self.environment_facts.setdefault(key, value)
@@ -215,6 +219,7 @@ class _Collector:
             gaps=tuple(self.gaps),
             metrics=tuple(self.metrics),
             environment_facts=self.environment_facts,
+            listings=tuple(self.listings),
         )
 
 
