@@ -58,7 +58,8 @@ def cli() -> None:
     "env_files",
     multiple=True,
     metavar="FILE",
-    help="An environment listing: pip freeze/list, conda list, collect_env, nvidia-smi.",
+    help="An environment listing: pip freeze/list, conda list, collect_env, nvidia-smi. "
+    "Give two (the working environment first) to compare versions.",
 )
 @click.option(
     "--model-config",
