@@ -10,8 +10,9 @@ or its name (or an API only it has) in a log line or the user's description.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 
+from trainwreck.context.scan import Texts
 from trainwreck.model import Evidence
 
 # A framework's name or an API only it has, as it appears in logs, code and prose.
@@ -77,12 +78,12 @@ KEEP: tuple[str, ...] = (
 )
 
 
-def _first_mention(texts: Iterable[tuple[str, str]], found: dict[str, str]) -> None:
+def _first_mention(texts: Sequence[tuple[str, str]], found: dict[str, str]) -> None:
     """Record, for each framework not yet found, the first text that names it."""
-    for where, text in texts:
-        for framework, words in FRAMEWORK_WORDS.items():
-            if framework not in found and words.search(text):
-                found[framework] = where
+    searched = Texts([text for _, text in texts])
+    for framework, words in FRAMEWORK_WORDS.items():
+        if framework not in found and (index := searched.first(words)) is not None:
+            found[framework] = texts[index][0]
 
 
 def frameworks_seen(evidence: Evidence) -> dict[str, str]:
@@ -97,17 +98,16 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
         framework = PACKAGE_FRAMEWORK.get(package.lower())
         if framework and framework not in found:
             found[framework] = f"installed: {package} {evidence.environment[package]}"
-    config_texts = (
+    config_texts = [
         (f"config {config.source}", f"{key}={value}")
         for config in evidence.configs
         for key, value in config.values.items()
-    )
-    _first_mention(config_texts, found)
-    _first_mention(((f"{ln.source}:{ln.line}", ln.text) for ln in evidence.lines), found)
-    exception_texts = (
+    ]
+    line_texts = [(f"{ln.source}:{ln.line}", ln.text) for ln in evidence.lines]
+    exception_texts = [
         (f"{e.source}:{e.line}", f"{e.type}: {e.message}") for e in evidence.exceptions
-    )
-    _first_mention(exception_texts, found)
-    if evidence.symptoms:
-        _first_mention((("symptoms", evidence.symptoms),), found)
+    ]
+    symptom_texts = [("symptoms", evidence.symptoms)] if evidence.symptoms else []
+    for texts in (config_texts, line_texts, exception_texts, symptom_texts):
+        _first_mention(texts, found)
     return found

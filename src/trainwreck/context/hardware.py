@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from trainwreck.context.scan import Texts
 from trainwreck.model import Evidence, Hardware
 
 # First match wins: a ROCm build prints "cuda" too, and an MPS run mentions no CUDA.
@@ -31,5 +32,7 @@ def hardware_of(evidence: Evidence) -> Hardware | None:
     texts += [line.text for line in evidence.lines]
     texts += [f"{exc.type}: {exc.message}" for exc in evidence.exceptions]
     texts += [f"{name} {version}" for name, version in evidence.environment.items()]
-    blob = "\n".join(texts)
-    return next((kind for kind, words in _HARDWARE_WORDS if words.search(blob)), None)
+    searched = Texts(texts)
+    return next(
+        (kind for kind, words in _HARDWARE_WORDS if searched.first(words) is not None), None
+    )
