@@ -13,7 +13,14 @@ from redaction_battery import FORMS, KEY_BODY, ORDINARY, Form
 from trainwreck.evidence.configs import parse_config_text
 from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import build_matcher
-from trainwreck.redact import KEY_PLACEHOLDER, redact, redact_data, redact_scalar, redact_value
+from trainwreck.redact import (
+    KEY_PLACEHOLDER,
+    KeyBlockLines,
+    redact,
+    redact_data,
+    redact_scalar,
+    redact_value,
+)
 
 
 def test_the_battery_has_at_least_80_distinct_forms() -> None:
@@ -103,6 +110,19 @@ def test_a_key_body_is_redacted_whichever_of_its_lines_a_log_keeps(end: bool) ->
     assert texts[200] == "step 199 loss 1.0199"  # a head line outside the block stays
     if end:
         assert texts[max(texts)].startswith("RuntimeError: CUDA error")
+
+
+def test_key_blocks_are_found_across_chunks_and_lines_inside_them_only() -> None:
+    lines = ["a", "-----BEGIN RSA PRIVATE KEY-----", "b1", "-----END RSA PRIVATE KEY-----", "c"]
+    lines += ["-----BEGIN EC PRIVATE KEY-----", "b2", "b3", "-----END EC PRIVATE KEY-----"]
+    lines += ["d", "-----BEGIN PRIVATE KEY-----", "b4"]  # cut off: runs to the end
+    data = ("\n".join(lines) + "\n").encode()
+    keys = KeyBlockLines()
+    middle = data.index(b"b2")  # the second block starts in one chunk and ends in the next
+    keys.feed(data[:middle], 1)
+    keys.feed(data[middle:], 1 + data[:middle].count(b"\n"))
+    covered = [text for number, text in enumerate(lines, 1) if keys.covers(number)]
+    assert covered == ["b1", "b2", "b3", "b4"]
 
 
 def test_common_lines_are_cheap_and_long_lines_are_linear() -> None:

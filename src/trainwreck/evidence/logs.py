@@ -163,8 +163,9 @@ class _Scanner:
             self.kept.setdefault(self.tail_start + offset, raw)
         for number, raw in self.sampled.items():
             self.kept.setdefault(number, raw)
+        keys = self.key_lines
         lines = [
-            RawLine(n, KEY_PLACEHOLDER if self.key_lines.covers(n) else decode_line(self.kept[n]))
+            RawLine(n, KEY_PLACEHOLDER if keys and keys.covers(n) else decode_line(self.kept[n]))
             for n in sorted(self.kept)
         ]
         total = self.tail_start + len(self.tail) - 1 if self.tail else self.line_count

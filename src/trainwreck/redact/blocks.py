@@ -11,6 +11,7 @@ same markers, but flags only the marker line.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from trainwreck.redact.rules import placeholder
 
@@ -48,7 +49,7 @@ class KeyBlockLines:
     """
 
     def __init__(self) -> None:
-        self.blocks: list[tuple[int, int]] = []  # (BEGIN line, END line)
+        self.blocks: list[tuple[int, int]] = []  # (BEGIN line, END line), in order
         self.open_since: int | None = None  # a BEGIN whose END has not come yet
 
     def feed(self, chunk: bytes, first_line: int) -> None:
@@ -65,8 +66,13 @@ class KeyBlockLines:
                 self.blocks.append((self.open_since, line))
                 self.open_since = None
 
+    def __bool__(self) -> bool:
+        """Whether any block was found: most logs hold none, and need no lookups."""
+        return bool(self.blocks) or self.open_since is not None
+
     def covers(self, line: int) -> bool:
         """Whether line `line` is a key's body line (the marker lines themselves are not)."""
         if self.open_since is not None and line > self.open_since:
             return True
-        return any(begin < line < end for begin, end in self.blocks)
+        before = bisect_left(self.blocks, (line,)) - 1  # the last block that begins earlier
+        return before >= 0 and line < self.blocks[before][1]

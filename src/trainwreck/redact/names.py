@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from trainwreck.redact.rules import Rule, Verdict, placeholder
 
@@ -115,10 +116,16 @@ def _judgement(words: list[str]) -> tuple[str, ValueTest] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _judgement_of(name: str) -> tuple[str, ValueTest] | None:
+    """Cached: a report's field names and a config's keys repeat."""
+    words = _words(name)
+    return _judgement(words) if words else None
+
+
 def secret_label(name: str, value: str) -> str | None:
     """The placeholder label when `name = value` sets a secret, else None."""
-    words = _words(name)
-    judgement = _judgement(words) if words else None
+    judgement = _judgement_of(name)
     if judgement is None:
         return None
     label, test = judgement
