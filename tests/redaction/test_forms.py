@@ -55,6 +55,9 @@ def test_the_name_decides_which_values_are_secrets() -> None:
     assert redact_scalar("password_min_length", 8) == 8
     assert redact_scalar("password", 12345678) == "<redacted:password>"
     assert redact_scalar("use_auth_token", True) is True
+    # A word after a colon with more words after it is a sentence; a comment is not one.
+    assert redact("password: must be 8 characters") == "password: must be 8 characters"
+    assert redact("password: changeme  # prod") == "password: <redacted:password>  # prod"
     # The shape's label wins over the name's.
     assert redact_value("HF_TOKEN", "hf_" + "a1" * 17) == "<redacted:hf-token>"
 

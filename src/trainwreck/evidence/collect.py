@@ -59,7 +59,8 @@ class _Collector:
     gaps: list[Gap] = field(default_factory=list)
 
     def gap(self, source: str, reason: str) -> None:
-        self.gaps.append(Gap(source=clean(source), reason=reason))
+        """Record what could not be read; a reason can quote the path (an OSError's does)."""
+        self.gaps.append(Gap(source=clean(source), reason=clean(reason)))
 
     def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
         if isinstance(item, Gap):

@@ -4,11 +4,11 @@ It runs twice. Evidence readers redact each line, message, config value,
 listing and file name as it enters, so no model object holds a secret; every
 output (the report formats, `--patch`, `--script`, `env`, `check`, MCP answers)
 is redacted again on its way out, as a second net. So the common case must be
-cheap: a line with no secret costs one `lower()` and one Aho-Corasick pass over
-it for every rule's trigger words, and a rule runs only when one of its own
-occurs (see `rules.py`). Rules
-key on prefixes and names that training logs do not otherwise contain, so SHA
-hashes, UUIDs, GPU ids and metric lines pass untouched. The placeholder
+cheap: a line with no secret costs one `lower()` and one Aho-Corasick pass for
+every rule's trigger words, and a rule runs only when one of its own occurs
+(see `rules.py`). Rules key on prefixes and names that training logs do not
+otherwise contain, so SHA hashes, UUIDs, GPU ids and metric lines pass
+untouched. The placeholder
 (`<redacted:hf-token>`) says what was removed; the context around a secret (the
 variable name, a URL's user and host) stays, and redacting twice changes nothing.
 """

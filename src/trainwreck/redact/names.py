@@ -158,7 +158,8 @@ def _prose(subject: str, match: re.Match[str]) -> bool:
         return False
     line_end = subject.find("\n", match.end())
     rest = subject[match.end() : line_end if line_end >= 0 else None]
-    return value.isalpha() and value.islower() and bool(rest.strip()) and rest[:2] != " #"
+    after = rest.strip()
+    return value.isalpha() and value.islower() and bool(after) and not after.startswith("#")
 
 
 def _judge_assignment(subject: str, match: re.Match[str]) -> Verdict:

@@ -1,12 +1,12 @@
 """What a secret looks like on one line: token shapes, and the contexts that mark one.
 
 Each rule runs only when one of its trigger words occurs in the lowercased text,
-and every pattern starts with a literal, so a line without a secret costs a few
-substring tests. A lookbehind placed just after the literal checks the character
-before it while the pattern still starts with the literal the regex engine
-searches for. Where a rule mirrors a plugin of the detect-secrets library, the
-comment names it; detect-secrets itself is not used (it costs more to import and
-run than a whole diagnosis, and its entropy plugins flag every commit hash).
+and most patterns start with a literal the regex engine can search for quickly;
+a lookbehind placed just after that literal checks the character before it.
+Where a rule mirrors a plugin of the detect-secrets library, the comment names
+it. detect-secrets itself is not used: its import (0.2 s) and its regex plugins
+(0.16 ms a line) cost more than the redaction they would add to, and its
+entropy plugins flag commit hashes and ordinary log lines.
 """
 
 from __future__ import annotations
