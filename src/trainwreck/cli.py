@@ -19,6 +19,7 @@ from trainwreck import __version__
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError
+from trainwreck.redact import redact
 
 if TYPE_CHECKING:
     from trainwreck.model import Diagnosis
@@ -28,7 +29,7 @@ FORMATS = ("markdown", "json", "html")
 
 
 def _fail(message: str, status: int = 2) -> NoReturn:
-    click.echo(f"trainwreck: error: {message}", err=True)
+    click.echo(f"trainwreck: error: {redact(message)}", err=True)  # it may quote evidence
     sys.exit(status)
 
 
@@ -161,12 +162,16 @@ def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
         click.echo(
             f"trainwreck: wrote {len(result.copies)} patched file(s) and {result.diff}", err=True
         )
+    if result.redacted:
+        click.echo(
+            "trainwreck: secrets in your files are <redacted:...> placeholders in the copies; "
+            "put them back before using a copy",
+            err=True,
+        )
 
 
 def _write_script(diagnosis: Diagnosis, path: Path) -> None:
     """Write the top hypothesis's verification script, or say why there is none."""
-    from trainwreck.redact import redact
-
     top = diagnosis.hypotheses[0] if diagnosis.hypotheses else None
     if top is None or top.verification is None:
         what = f"a {top.category} hypothesis" if top else "a diagnosis with no hypothesis"

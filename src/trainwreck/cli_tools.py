@@ -207,7 +207,7 @@ def check(
     emit(as_json(reports) if fmt == "json" else as_markdown(reports), None, fmt == "markdown")
     unreadable = [r for r in reports if r.error]
     for report in unreadable:
-        click.echo(f"trainwreck: error: {report.error}", err=True)
+        click.echo(f"trainwreck: error: {redact(report.error or '')}", err=True)
     sys.exit(2 if unreadable else 1 if problem_count(reports) else 0)
 
 

@@ -60,7 +60,7 @@ PLANTED = [
     (
         "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0cmFpbiJ9.c2lnbmF0dXJl",
         "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0cmFpbiJ9.c2lnbmF0dXJl",
-        "bearer-token",
+        "jwt",
     ),
     ("Authorization: Bearer abc123", "abc123", "bearer-token"),
     (
@@ -72,7 +72,7 @@ PLANTED = [
     ('DB_PASSWORD: "hunter22"', "hunter22", "password"),
     ("--password hunter22", "hunter22", "password"),
     ("api_key=0a1b2c3d4e5f6g7h", "0a1b2c3d4e5f6g7h", "credential"),
-    ("GITHUB_TOKEN=ghp_1234abcdEFGH5678ijkl", "ghp_1234abcdEFGH5678ijkl", "credential"),
+    ("GITHUB_TOKEN=ghp_1234abcdEFGH5678ijkl", "ghp_1234abcdEFGH5678ijkl", "github-token"),
     ("--token tok_live_51HxYz9", "tok_live_51HxYz9", "credential"),
 ]
 

@@ -1,7 +1,9 @@
 """One environment report: read the inputs, run every check, render as text or JSON.
 
 `build_report` is what `trainwreck env` calls; `text` and `as_json` are pure
-renderers of its result.
+renderers of its result. A listing or log is evidence: it is redacted as it is
+read (`pkg @ git+https://alice:<redacted:url-password>@...`), and what is rendered
+is redacted again.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment
 from trainwreck.errors import UsageError
+from trainwreck.redact import redact, redact_data
 
 MAX_BYTES = 64 * 1024 * 1024
 KNOWN_FORMATS = (
@@ -53,7 +56,7 @@ def read_files(paths: Sequence[str]) -> Environment:
     """One environment from listing files; a file with nothing recognisable is a UsageError."""
     found = []
     for path in paths:
-        env = read_listing(_read(path), path)
+        env = read_listing(redact(_read(path)), redact(path))
         if not env.packages and not env.facts.values:
             raise UsageError(
                 f"{path}: no environment listing recognised (expected {KNOWN_FORMATS})"
@@ -80,7 +83,8 @@ def build_report(
         env = read_live(with_torch=with_torch, paths=list(site_packages) or None)
     lines: list[Line] = []
     for path in log_files:
-        lines.extend(Line(path, n, t) for n, t in enumerate(_read(path).splitlines(), start=1))
+        text = redact(_read(path))
+        lines.extend(Line(redact(path), n, t) for n, t in enumerate(text.splitlines(), start=1))
     return EnvReport(
         environment=env,
         conflicts=tuple(check(env)),
@@ -149,7 +153,7 @@ def text(report: EnvReport, list_packages: bool = False) -> str:
         out.append("No conflicts found: every requirement and cited matrix row is satisfied.")
         out.append("")
     out.extend(f"note: {note}" for note in env.notes)
-    return "\n".join(out).rstrip() + "\n"
+    return redact("\n".join(out).rstrip() + "\n")
 
 
 def as_json(report: EnvReport) -> str:
@@ -169,4 +173,4 @@ def as_json(report: EnvReport) -> str:
         "links": [asdict(c) for c in report.links],
         "known_bugs": [asdict(b) for b in report.known_bugs],
     }
-    return json.dumps(data, indent=2) + "\n"
+    return json.dumps(redact_data(data), indent=2) + "\n"

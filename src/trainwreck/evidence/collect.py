@@ -1,13 +1,16 @@
 """The evidence pipeline: every input -> one Evidence, never raising on bad input.
 
 Each reader handles one kind of input; whatever cannot be read becomes a Gap
-with a one-line reason and the rest is still read.
+with a one-line reason and the rest is still read. Secrets are redacted here, as
+evidence enters: each log line as it is kept, a config, listing or model config
+as a whole text before it is parsed, and every file name as it is recorded
+(`Candidate.name`; the path itself is only opened).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from trainwreck.evidence import configs, environment, files, metrics
@@ -57,9 +60,13 @@ class _Collector:
     metrics: list[MetricTable] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
 
+    def gap(self, source: str, reason: str) -> None:
+        """Record what could not be read; a reason can quote the path (an OSError's does)."""
+        self.gaps.append(Gap(source=clean(source), reason=clean(reason)))
+
     def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
         if isinstance(item, Gap):
-            self.gaps.append(item)
+            self.gap(item.source, item.reason)
             return
         kind = forced or item.kind
         if item.store is not None and kind == "metrics":
@@ -68,12 +75,12 @@ class _Collector:
         try:
             text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
         except (OSError, EOFError, ValueError) as error:
-            self.gaps.append(Gap(source=item.path, reason=f"cannot read: {error}"))
+            self.gap(item.name, f"cannot read: {error}")
             return
         if text is None:
             self.read_log(item)
             return
-        self.read_small(item, kind, text)
+        self.read_small(item, kind, text if kind == "metrics" else clean(text))
         if kind == "env" and forced is None:
             # Job logs often open with nvidia-smi or collect_env output: read the
             # errors that follow too, not only the listing.
@@ -83,23 +90,18 @@ class _Collector:
         try:
             handle = files.open_binary(item.path, item.compressed)
         except OSError as error:
-            self.gaps.append(Gap(source=item.path, reason=f"cannot read: {error.strerror}"))
+            self.gap(item.name, f"cannot read: {error.strerror}")
             return
         with handle:
-            self.scan(item.path, SafeStream(handle), item.size_bytes, item.compressed)
+            self.scan(item.name, SafeStream(handle), item.size_bytes, item.compressed)
 
     def scan(self, source: str, stream: SafeStream, size: int | None, packed: str | None) -> None:
         """Scan one log stream and parse what it kept."""
         result = scan_stream(stream, self.matcher)  # type: ignore[arg-type]
         if stream.error:
-            self.gaps.append(
-                Gap(
-                    source=source,
-                    reason=f"read stopped after {result.bytes_read} bytes: {stream.error}",
-                )
-            )
+            self.gap(source, f"read stopped after {result.bytes_read} bytes: {stream.error}")
         if result.truncated:
-            self.gaps.append(Gap(source=source, reason="too many error lines; later ones skipped"))
+            self.gap(source, "too many error lines; later ones skipped")
         lines = list(to_log_lines(source, result.lines))
         self.files.append(
             InputFile(
@@ -129,7 +131,7 @@ class _Collector:
         """Configs, env listings, model configs and metrics: small whole-file reads."""
         self.files.append(
             InputFile(
-                path=item.path,
+                path=item.name,
                 kind=kind,
                 size_bytes=item.size_bytes,
                 lines_read=text.count("\n") + 1,
@@ -142,16 +144,14 @@ class _Collector:
             self.listings.append(EnvListing(source=item.path, packages=packages))
             for package, version in packages.items():
                 self.environment.setdefault(package, version)
-            for key, value in environment.listing_facts(text, item.path).items():
+            for key, value in environment.listing_facts(text, item.name).items():
                 self.environment_facts.setdefault(key, value)
         elif kind in ("config", "model_config"):
             values = configs.parse_config_text(item.path, text)
             if values is None:
-                self.gaps.append(
-                    Gap(source=item.path, reason=f"not a valid {kind} (JSON/YAML/TOML)")
-                )
+                self.gap(item.name, f"not a valid {kind} (JSON/YAML/TOML)")
             elif kind == "config":
-                self.configs.append(ConfigFile(source=item.path, values=values))
+                self.configs.append(ConfigFile(source=item.name, values=values))
             else:
                 self.model_config.update(values)
         elif kind == "metrics":
@@ -163,11 +163,11 @@ class _Collector:
 
         if item.path.endswith(".json"):
             self._absorb_lines(
-                item.path, metrics.trainer_state_lines(item.path, files.load_json(text))
+                item.name, metrics.trainer_state_lines(item.name, files.load_json(text))
             )
-        table = read_text(item.path, text)
+        table = read_text(item.name, text)
         if isinstance(table, Gap):
-            self.gaps.append(table)
+            self.gap(table.source, table.reason)
         else:
             self.metrics.append(table)
 
@@ -182,22 +182,23 @@ class _Collector:
         else:
             runs = [stores.read_tensorboard(item.path)]
         if isinstance(runs, Gap):
-            self.gaps.append(runs)
+            self.gap(runs.source, runs.reason)
             return
-        self.files.append(InputFile(path=item.path, kind="metrics", size_bytes=item.size_bytes))
+        self.files.append(InputFile(path=item.name, kind="metrics", size_bytes=item.size_bytes))
         for run in runs:
             if isinstance(run.table, Gap):
-                self.gaps.append(run.table)
+                self.gap(run.table.source, run.table.reason)
                 continue
-            self.metrics.append(run.table)
+            table = replace(run.table, source=clean(run.table.source))
+            self.metrics.append(table)
             if run.params:  # learning rate, batch size, warmup: facts the curve checks use
-                values = {key: configs.coerce(value) for key, value in run.params.items()}
-                self.configs.append(ConfigFile(source=f"{run.table.source}/params", values=values))
+                values = {key: configs.coerce(value, key) for key, value in run.params.items()}
+                self.configs.append(ConfigFile(source=f"{table.source}/params", values=values))
 
     def read_stdin(self, stdin: BinaryIO | None) -> None:
         stream, packed, reason = stdin_stream(stdin)
         if stream is None:
-            self.gaps.append(Gap(source=STDIN, reason=reason or "cannot read standard input"))
+            self.gap(STDIN, reason or "cannot read standard input")
             return
         self.scan(STDIN, stream, None, packed)
 

@@ -2,7 +2,8 @@
 
 Flat keys (`zero_optimization.stage`) let analyzers and fixes name one setting
 exactly. Only data loaders are used (`yaml.safe_load`, `json`, `tomllib`):
-nothing the user hands in is executed or unpickled.
+nothing the user hands in is executed or unpickled. Each value is redacted with
+its key as context, so `wandb.api_key` or `--hub_token` never holds a secret.
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ import shlex
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 
-from trainwreck.evidence._text import clean
 from trainwreck.model import Scalar
+from trainwreck.redact import redact_scalar
 
 Values = dict[str, Scalar | list[Scalar]]
 MAX_KEYS = 5000
 
 
-def _scalar(value: object) -> Scalar:
+def _scalar(key: str, value: object) -> Scalar:
     if value is None or isinstance(value, bool | int | float):
-        return value
-    return clean(str(value))
+        return redact_scalar(key, value)
+    return redact_scalar(key, str(value))
 
 
 def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values:
@@ -36,12 +37,12 @@ def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values
             flatten(value, f"{prefix}.{key}" if prefix else str(key), out)
     elif isinstance(data, list):
         if all(not isinstance(item, Mapping | list) for item in data):
-            out[prefix] = [_scalar(item) for item in data]
+            out[prefix] = [_scalar(prefix, item) for item in data]
         else:
             for index, item in enumerate(data):
                 flatten(item, f"{prefix}.{index}", out)
     elif prefix:
-        out[prefix] = _scalar(data)
+        out[prefix] = _scalar(prefix, data)
     return out
 
 
@@ -70,17 +71,18 @@ _LAUNCH = re.compile(
 _FLAG = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)")
 
 
-def coerce(value: str) -> Scalar:
-    """A text value as the scalar it spells: bool, int, float, else the cleaned text."""
+def coerce(value: str, name: str) -> Scalar:
+    """A setting's text value as the scalar it spells: bool, int, float, else the text,
+    each redacted as the value of `name`."""
     lowered = value.lower()
     if lowered in {"true", "false"}:
         return lowered == "true"
     for kind in (int, float):
         try:
-            return kind(value)
+            return redact_scalar(name, kind(value))
         except ValueError:
             continue
-    return clean(value)
+    return redact_scalar(name, value)
 
 
 def parse_argv(command: str) -> Values:
@@ -95,9 +97,9 @@ def parse_argv(command: str) -> Values:
             continue
         key, _, inline = word[2:].partition("=")
         if inline:
-            values[key] = coerce(inline)
+            values[key] = coerce(inline, key)
         elif index + 1 < len(words) and not words[index + 1].startswith("--"):
-            values[key] = coerce(words[index + 1])
+            values[key] = coerce(words[index + 1], key)
         else:
             values[key] = True
     return values

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
+from trainwreck.evidence._text import clean
 from trainwreck.model import Gap, InputKind
 
 SNIFF_BYTES = 8192
@@ -38,6 +39,11 @@ class Candidate:
     size_bytes: int | None
     compressed: str | None
     store: MetricStore | None = None  # metrics read by a store reader, not as text
+
+    @property
+    def name(self) -> str:
+        """The path as evidence records it: a secret in a file name is redacted."""
+        return clean(self.path)
 
 
 def compression(path: str) -> str | None:

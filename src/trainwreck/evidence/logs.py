@@ -4,6 +4,8 @@ Reads large binary chunks and finds interesting lines with one automaton pass
 over the whole chunk (see `matcher.py`), so Python touches only those lines
 (plus the head and the tail of the file) instead of every line. The output is
 raw retained lines with their line numbers; `lines.py` turns them into LogLines.
+A private key's body lines say nothing about what they are, so every chunk is
+also searched for key markers, and a kept line inside a key block is replaced.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import BinaryIO
 
 from trainwreck.evidence._text import MAX_LINE_BYTES, decode_line
 from trainwreck.evidence.matcher import Matcher, find_hits
+from trainwreck.redact import KEY_PLACEHOLDER, KeyBlockLines
 
 CHUNK_BYTES = 8 * 1024 * 1024
 HEAD_LINES = 200
@@ -61,6 +64,7 @@ class _Scanner:
         self.truncated = False
         self.seen: dict[bytes, int] = {}
         self.repeats_dropped = 0
+        self.key_lines = KeyBlockLines()
 
     def _repeated(self, raw: bytes) -> bool:
         """Count a hit line; True once it has been kept MAX_REPEATS times."""
@@ -88,6 +92,7 @@ class _Scanner:
 
     def scan(self, chunk: bytes) -> None:
         """Keep hit lines (and context) of a chunk that ends on a line boundary."""
+        self.key_lines.feed(chunk, self.line_count + 1)
         self._keep_head(chunk)
         self._keep_pending(chunk)
         counted, line_number = 0, self.line_count + 1
@@ -158,7 +163,11 @@ class _Scanner:
             self.kept.setdefault(self.tail_start + offset, raw)
         for number, raw in self.sampled.items():
             self.kept.setdefault(number, raw)
-        lines = [RawLine(n, decode_line(self.kept[n])) for n in sorted(self.kept)]
+        keys = self.key_lines
+        lines = [
+            RawLine(n, KEY_PLACEHOLDER if keys and keys.covers(n) else decode_line(self.kept[n]))
+            for n in sorted(self.kept)
+        ]
         total = self.tail_start + len(self.tail) - 1 if self.tail else self.line_count
         return LogScan(lines, max(total, 0), bytes_read, self.truncated, self.repeats_dropped)
 

@@ -25,6 +25,7 @@ from trainwreck.fixes.formats.standalone import UNVERIFIED, standalone_blocks
 from trainwreck.fixes.formats.yaml_file import YamlEdit, patch_yaml
 from trainwreck.fixes.targets import find_key, normal_name, target
 from trainwreck.model import Change, ConfigBlock, Hypothesis, InputFile
+from trainwreck.redact import redact
 
 FileFormat = Literal["yaml", "json", "command"]
 MAX_PATCH_BYTES = 1 << 20  # a config or launch script; anything larger is not one
@@ -187,7 +188,10 @@ def consolidate(changes: Sequence[Change], files: Sequence[UserFile]) -> Consoli
 
 def read_user_files(inputs: Sequence[InputFile]) -> list[UserFile]:
     """The configs and command files among the inputs, read again as text (small,
-    uncompressed, patchable ones only; logs are evidence, not files to patch)."""
+    uncompressed, patchable ones only; logs are evidence, not files to patch).
+
+    Read again means evidence enters again: the text is redacted, so a patched
+    copy or a diff shows a placeholder where the file holds a secret."""
     files = []
     for item in inputs:
         if item.kind not in ("config", "log") or item.compressed or item.path == "-":
@@ -199,7 +203,7 @@ def read_user_files(inputs: Sequence[InputFile]) -> list[UserFile]:
         except (OSError, UnicodeDecodeError):
             continue
         if file_format(item.path, text) is not None:
-            files.append(UserFile(item.path, text))
+            files.append(UserFile(item.path, redact(text)))
     return files
 
 

@@ -1,6 +1,7 @@
 """`--patch DIR`: patched copies of the user's files and one unified diff, in a directory
 the user names. The originals are only read; a file already in DIR is replaced only
 when asked (`force`), and a copy that would land on an original is always refused.
+A secret in an original is a placeholder in its copy (the user puts it back).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from trainwreck.errors import UsageError
 from trainwreck.fixes.consolidate import PatchedFile, consolidate, read_user_files
 from trainwreck.model import Diagnosis
+from trainwreck.redact import PLACEHOLDER_PREFIX, redact
 
 DIFF_NAME = "changes.diff"
 
@@ -22,6 +24,7 @@ class PatchResult:
 
     copies: tuple[Path, ...]
     diff: Path | None
+    redacted: bool = False  # a copy holds a placeholder where its original holds a secret
 
 
 def patched_files(diagnosis: Diagnosis) -> tuple[PatchedFile, ...]:
@@ -68,8 +71,9 @@ def write_patch(diagnosis: Diagnosis, directory: Path, *, force: bool = False) -
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for file, copy in zip(files, copies, strict=True):
-            copy.write_text(file.patched, encoding="utf-8")
-        diff_path.write_text("".join(f.diff() for f in files), encoding="utf-8")
+            copy.write_text(redact(file.patched), encoding="utf-8")
+        diff_path.write_text(redact("".join(f.diff() for f in files)), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"--patch: cannot write to {directory}: {exc.strerror}") from exc
-    return PatchResult(tuple(copies), diff_path)
+    redacted = any(PLACEHOLDER_PREFIX in file.patched for file in files)
+    return PatchResult(tuple(copies), diff_path, redacted)

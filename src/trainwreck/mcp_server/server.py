@@ -19,6 +19,7 @@ from trainwreck import __version__
 from trainwreck.errors import TrainwreckError
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
+from trainwreck.redact import redact, redact_data
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
 INSTRUCTIONS = (
@@ -51,13 +52,17 @@ def _first_problem(error: ValidationError) -> str:
 
 
 def _result(run: Any, *args: Any, **kwargs: Any) -> CallToolResult:
-    """Run an answer; a TrainwreckError becomes a tool error with its first line."""
+    """Run an answer; a TrainwreckError becomes a tool error with its first line.
+
+    Every answer and error passes the redaction net here, whatever the tool echoes.
+    """
     try:
         answer: answers.Answer = run(*args, **kwargs)
     except TrainwreckError as exc:
-        raise ToolError(answers.one_line(exc)) from exc
+        raise ToolError(redact(answers.one_line(exc))) from exc
     return CallToolResult(
-        content=[TextContent(type="text", text=answer.markdown)], structured_content=answer.data
+        content=[TextContent(type="text", text=redact(answer.markdown))],
+        structured_content=redact_data(answer.data),
     )
 
 

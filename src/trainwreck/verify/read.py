@@ -4,6 +4,7 @@ JSON, YAML (anchors and merge keys included) and TOML go through data-only
 loaders; a launch command (`python train.py --key value ...`) is split into the
 launcher's flags and the script's. A file that does not parse raises
 `ConfigSyntaxError` naming the line, so the caller can report it and go on.
+A config is evidence: its text and its name are redacted before anything reads them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.configs import Values, flatten, is_launch_line, joined_commands
 from trainwreck.evidence.configs import parse_argv as _parse_argv
+from trainwreck.redact import redact
 
 MAX_BYTES = 4 * 1024 * 1024
 
@@ -122,6 +124,7 @@ def read_launch(path: str, text: str) -> Document | None:
 
 def read_text(path: str, text: str) -> Document:
     """Parse by suffix; a file that is no mapping and no launch command is an error."""
+    path, text = redact(path), redact(text)
     lower = path.lower()
     if lower.endswith((".sh", ".bash", ".txt", ".cmd")) or (
         not lower.endswith((".json", ".yaml", ".yml", ".toml")) and is_launch_line(text)
@@ -146,7 +149,9 @@ def read_file(path: str) -> Document:
     try:
         raw = file.read_bytes()[: MAX_BYTES + 1]
     except OSError as exc:
-        raise ConfigSyntaxError(f"{path}: cannot read: {exc.strerror}") from None
+        raise ConfigSyntaxError(f"{redact(path)}: cannot read: {exc.strerror}") from None
     if len(raw) > MAX_BYTES:
-        raise ConfigSyntaxError(f"{path}: larger than {MAX_BYTES // 2**20} MiB; not a config")
+        raise ConfigSyntaxError(
+            f"{redact(path)}: larger than {MAX_BYTES // 2**20} MiB; not a config"
+        )
     return read_text(path, raw.decode("utf-8", errors="replace"))

@@ -1,10 +1,15 @@
-"""Check reports as Markdown or JSON: pure functions of the reports."""
+"""Check reports as Markdown or JSON: pure functions of the reports.
+
+The reports were read from redacted text; what is rendered is redacted again,
+the second net every output passes through.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 
+from trainwreck.redact import redact, redact_data
 from trainwreck.verify.model import FileReport
 
 CHECK_SCHEMA_VERSION = 1
@@ -33,7 +38,7 @@ def as_json(reports: Sequence[FileReport]) -> str:
         "errors": problem_count(reports),
         "warnings": problem_count(reports, "warning"),
     }
-    return json.dumps(body, indent=2) + "\n"
+    return json.dumps(redact_data(body), indent=2) + "\n"
 
 
 def _file(report: FileReport) -> list[str]:
@@ -66,4 +71,4 @@ def as_markdown(reports: Sequence[FileReport]) -> str:
         lines += _file(report)
     errors, warnings = problem_count(reports), problem_count(reports, "warning")
     lines.append(f"{len(reports)} file(s): {errors} error(s), {warnings} warning(s).")
-    return "\n".join(lines) + "\n"
+    return redact("\n".join(lines) + "\n")

@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import cache
 
 from trainwreck.evidence.configs import Values, flatten
+from trainwreck.redact import redact
 from trainwreck.verify import contradictions, model_checks, model_config
 from trainwreck.verify.check import check_document
 from trainwreck.verify.contradictions import Found, Run
@@ -75,7 +76,9 @@ def check_files(
     documents = [item for _, item in order if isinstance(item, Document)]
     checked = iter(check_documents(documents, framework, versions, use_live))
     return [
-        next(checked) if isinstance(item, Document) else FileReport(path, "unreadable", error=item)
+        next(checked)
+        if isinstance(item, Document)
+        else FileReport(redact(path), "unreadable", error=item)
         for path, item in order
     ]
 
