@@ -474,7 +474,7 @@ ENV_FORMS = (
 SYMPTOMS_FORMS = (
     _form(
         "symptoms with a token",
-        "OOM after I logged in with hf_Sympt0mTokenAbCdEfGhIjKlMnOpQrStUv",
+        "loss went NaN after I logged in with hf_Sympt0mTokenAbCdEfGhIjKlMnOpQrStUv",
         "Sympt0mTokenAbCdEfGhIjKlMnOpQrStUv",
     ),
     _form("symptoms with a password", "DB_PASSWORD=Sympt0m-Pw was set", "Sympt0m-Pw"),
