@@ -36,7 +36,9 @@ Grounding = Literal["kb", "web", "ungrounded"]
 # another failure, a record that confirms one (a kernel OOM-kill line), advice the
 # framework printed (never a cause), or plain context.
 Role = Literal["root", "cascade", "confirmation", "advice", "context"]
-InputKind = Literal["log", "config", "env", "model_config", "metrics", "symptoms"]
+InputKind = Literal["log", "config", "env", "model_config", "metrics", "symptoms", "code"]
+# Where Python source came from: a .py file, or code pasted into a log or the symptoms.
+CodeOrigin = Literal["file", "log", "symptoms"]
 Scalar = str | int | float | bool | None
 
 
@@ -137,6 +139,19 @@ class EnvListing(Frozen):
     packages: dict[str, str] = Field(default_factory=dict)
 
 
+class CodeSnippet(Frozen):
+    """Python source the user handed in, kept as code rather than as log lines.
+
+    `first_line` is the line of `source` the text starts on, so a finding in
+    the snippet cites `source:line` of the user's own file, log or description.
+    """
+
+    source: str
+    first_line: int = 1
+    text: str
+    origin: CodeOrigin = "file"
+
+
 class Gap(Frozen):
     """Evidence that could not be read; the rest is still diagnosed."""
 
@@ -216,6 +231,8 @@ class Evidence(Frozen):
     model_config_values: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
     setup: Setup = Field(default_factory=Setup)
     symptoms: str | None = None
+    # Python source: .py files, and code pasted into logs or the symptoms.
+    code: tuple[CodeSnippet, ...] = ()
     gaps: tuple[Gap, ...] = ()
     # Metric histories read from metric files (not from log lines); not in the JSON report.
     metrics: tuple[InstanceOf[MetricTable], ...] = ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trainwreck.analyzers import (
+    code,
     cuda_oom,
     curves,
     environment,
@@ -32,6 +33,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     curves.analyze,
     environment.analyze,
     version_change.analyze,
+    code.analyze,
 )
 KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP, *curves.KEEP, *environment.KEEP)
 

@@ -206,15 +206,24 @@ def _excluded(pattern: Pattern, texts: Corpus) -> bool:
 def match_pattern(
     pattern: Pattern, evidence: Evidence, texts: Corpus, findings: tuple[Finding, ...]
 ) -> Match | None:
-    """The pattern's hits, or None when it is not a candidate."""
+    """The pattern's hits, or None when it is not a candidate.
+
+    Every required signature must hit, except that a required group needs only
+    one of its members to.
+    """
     hits = []
+    groups: dict[str, bool] = {}
     for sig in pattern.signatures:
         hit = _hit(sig, evidence, texts, findings)
-        if hit is None and sig.required:
+        if sig.required and sig.group is not None:
+            groups[sig.group] = groups.get(sig.group, False) or hit is not None
+        elif hit is None and sig.required:
             return None
         if hit is not None:
             hits.append(hit)
-    if not any(hit.signature.frame is None for hit in hits) or _excluded(pattern, texts):
+    if not all(groups.values()) or not any(hit.signature.frame is None for hit in hits):
+        return None
+    if _excluded(pattern, texts):
         return None
     return Match(pattern, tuple(hits))
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
-from trainwreck.evidence import configs, environment, files, metrics
+from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
 from trainwreck.evidence.files import Candidate, MetricStore
@@ -25,6 +25,7 @@ from trainwreck.evidence.setup import build_setup
 from trainwreck.evidence.streams import SafeStream, stdin_stream
 from trainwreck.evidence.tracebacks import parse_exceptions
 from trainwreck.model import (
+    CodeSnippet,
     ConfigFile,
     EnvListing,
     Evidence,
@@ -39,6 +40,9 @@ from trainwreck.model import (
 )
 
 STDIN = "-"
+# A run directory holds a handful of scripts; past this many .py files it is a source
+# tree or an environment, whose library code is not the loop that failed.
+MAX_CODE_FILES = 50
 
 
 @dataclass
@@ -58,6 +62,7 @@ class _Collector:
     listings: list[EnvListing] = field(default_factory=list)
     environment_facts: dict[str, str] = field(default_factory=dict)
     metrics: list[MetricTable] = field(default_factory=list)
+    code: list[CodeSnippet] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
 
     def gap(self, source: str, reason: str) -> None:
@@ -69,6 +74,9 @@ class _Collector:
             self.gap(item.source, item.reason)
             return
         kind = forced or item.kind
+        if kind == "code" and self.code_files() >= MAX_CODE_FILES:
+            self.gaps.append(Gap(source=item.path, reason=f"more than {MAX_CODE_FILES} .py files"))
+            return
         if item.store is not None and kind == "metrics":
             self.read_metric_store(item, item.store)
             return
@@ -114,8 +122,12 @@ class _Collector:
         )
         self._absorb_lines(source, lines)
 
+    def code_files(self) -> int:
+        return sum(1 for item in self.files if item.kind == "code")
+
     def _absorb_lines(self, source: str, lines: list[LogLine]) -> None:
         self.lines.extend(lines)
+        self.code.extend(code.from_lines(source, ((i.line, i.text) for i in lines), "log"))
         self.exceptions.extend(parse_exceptions(lines))
         self.exits.extend(parse_exits(lines))
         for item in lines:
@@ -128,7 +140,7 @@ class _Collector:
                     self.configs.append(ConfigFile(source=f"{source}:{line_number}", values=values))
 
     def read_small(self, item: Candidate, kind: InputKind, text: str) -> None:
-        """Configs, env listings, model configs and metrics: small whole-file reads."""
+        """Configs, env listings, model configs, metrics and code: small whole-file reads."""
         self.files.append(
             InputFile(
                 path=item.name,
@@ -138,7 +150,9 @@ class _Collector:
                 compressed=item.compressed,
             )
         )
-        if kind == "env":
+        if kind == "code":
+            self.code.append(CodeSnippet(source=item.path, text=clean(text)))
+        elif kind == "env":
             self.env_texts.append(text)
             packages = environment.parse_listing(text)
             self.listings.append(EnvListing(source=item.path, packages=packages))
@@ -207,6 +221,7 @@ class _Collector:
         lines = line_roles(self.lines, exceptions, self.exits)
         environment_all = {**self.banners, **self.environment}
         setup = build_setup(environment_all, self.configs, self.model_config, lines, self.env_texts)
+        said = clean(symptoms) if symptoms else None
         return Evidence(
             files=tuple(self.files),
             lines=tuple(lines),
@@ -216,7 +231,8 @@ class _Collector:
             environment=environment_all,
             model_config_values=self.model_config,
             setup=setup,
-            symptoms=clean(symptoms) if symptoms else None,
+            symptoms=said,
+            code=(*self.code, *(code.from_symptoms(said) if said else ())),
             gaps=tuple(self.gaps),
             metrics=tuple(self.metrics),
             environment_facts=self.environment_facts,

@@ -88,6 +88,8 @@ def _strip_compression_suffix(name: str) -> str:
 def kind_by_name(path: str, head: str) -> InputKind:
     """The role of a file from its name and its first few KiB of text."""
     name = _strip_compression_suffix(os.path.basename(path).lower())
+    if name.endswith(".py"):
+        return "code"
     if (
         name == "trainer_state.json"
         or name.endswith((".jsonl", ".ndjson"))

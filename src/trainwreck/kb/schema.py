@@ -52,6 +52,8 @@ class Signature(Strict):
     Exactly one of the matchers is set. `weight` is how strongly a hit alone
     points at this pattern (0-1); hits combine as 1 - prod(1 - weight).
     A `required` signature must hit for the pattern to be a candidate at all.
+    Signatures that share a `group` are alternatives: a required group needs
+    one of its members to hit (the error message, or the code that causes it).
     """
 
     regex: str | None = None
@@ -60,6 +62,7 @@ class Signature(Strict):
     frame: str | None = None
     weight: float = Field(default=0.6, gt=0.0, le=1.0)
     required: bool = False
+    group: str | None = None
     any_role: bool = False
 
     @model_validator(mode="after")
@@ -206,6 +209,18 @@ class Pattern(Strict):
         if not PATTERN_ID.match(value):
             raise ValueError("id must be lowercase words joined by hyphens")
         return value
+
+    @field_validator("signatures")
+    @classmethod
+    def _groups_agree(cls, values: tuple[Signature, ...]) -> tuple[Signature, ...]:
+        required: dict[str, set[bool]] = {}
+        for signature in values:
+            if signature.group is not None:
+                required.setdefault(signature.group, set()).add(signature.required)
+        mixed = sorted(name for name, flags in required.items() if len(flags) > 1)
+        if mixed:
+            raise ValueError(f"every signature of a group is required or none is: {mixed}")
+        return values
 
     @field_validator("excludes")
     @classmethod

@@ -1,0 +1,99 @@
+"""Code detectors: read the user's training code for the mistakes that explain failures.
+
+The code comes from three places: `.py` files handed in or found in a run
+directory, code pasted into logs or the symptoms (evidence.code), and the
+source lines traceback frames show for the user's own files. Each is parsed
+tolerantly (parse.py) and checked by every detector in `DETECTORS`; a detector
+that fires becomes one Finding `code.<name>` citing each `file:line` it fired
+at, which knowledge-base pages use through `finding:` signatures.
+"""
+
+from __future__ import annotations
+
+from trainwreck.analyzers.code import (
+    accumulate,
+    ddp_sync,
+    float64,
+    half_adam,
+    host_sync,
+    no_grad,
+    rank_zero,
+    torchfix,
+    unsafe_math,
+    zero_grad,
+)
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.parse import parse
+from trainwreck.analyzers.code.tree import Hit, Tree
+from trainwreck.model import CodeSnippet, Evidence, Finding, SourceRef
+
+DETECTORS: tuple[Detector, ...] = (
+    accumulate.DETECTOR,
+    zero_grad.DETECTOR,
+    no_grad.DETECTOR,
+    float64.DETECTOR,
+    unsafe_math.DETECTOR,
+    rank_zero.DETECTOR,
+    half_adam.DETECTOR,
+    ddp_sync.DETECTOR,
+    host_sync.DETECTOR,
+    torchfix.TORCH_LOAD,
+    torchfix.REENTRANT_CHECKPOINT,
+    torchfix.SYNCHRONOUS_LOADER,
+    torchfix.REQUIRE_GRAD_TYPO,
+)
+# Places cited per finding: enough to show a pattern repeats, few enough to read.
+MAX_PLACES = 5
+
+
+def snippets(evidence: Evidence) -> list[CodeSnippet]:
+    """The evidence's code, plus each user frame's source line not already in a code file."""
+    files = {snippet.source for snippet in evidence.code if snippet.origin == "file"}
+    seen: set[tuple[str, int | None]] = set()
+    found = list(evidence.code)
+    for exc in evidence.exceptions:
+        for frame in exc.frames:
+            place = (frame.file, frame.line)
+            if frame.library or not frame.code or place in seen or _in_files(frame.file, files):
+                continue
+            seen.add(place)
+            found.append(
+                CodeSnippet(
+                    source=frame.file, first_line=frame.line or 1, text=frame.code, origin="log"
+                )
+            )
+    return found
+
+
+def _in_files(path: str, files: set[str]) -> bool:
+    """A frame in a file the user also handed in: the whole file is read already."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return any(source.replace("\\", "/").rsplit("/", 1)[-1] == name for source in files)
+
+
+def _finding(detector: Detector, hits: list[Hit]) -> Finding:
+    first = hits[0]
+    where = f"{first.source}:{first.line}"
+    places = list(dict.fromkeys((hit.source, hit.line, hit.text) for hit in hits))
+    return Finding(
+        id=detector.id,
+        title=detector.title,
+        category=detector.category,
+        summary=detector.explain.format(where=where, code=first.text, **first.values),
+        evidence=tuple(
+            SourceRef(source=source, line=line, text=text)
+            for source, line, text in places[:MAX_PLACES]
+        ),
+        values={"file": first.source, "line": first.line, "places": len(places), **first.values},
+    )
+
+
+def analyze(evidence: Evidence) -> list[Finding]:
+    """One finding per detector that fires anywhere in the user's code."""
+    trees = [Tree(piece) for snippet in snippets(evidence) for piece in parse(snippet)]
+    findings = []
+    for detector in DETECTORS:
+        hits = [hit for tree in trees for hit in detector.find(tree)]
+        if hits:
+            findings.append(_finding(detector, hits))
+    return findings

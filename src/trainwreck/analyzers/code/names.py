@@ -1,0 +1,171 @@
+"""What a name in user code probably holds: a model, an optimizer, a loss, a detached number.
+
+Without running the code, the detectors go by what a reader goes by: the
+constructor a name was bound to (`AutoencoderKL.from_pretrained(...)`,
+`nn.Sequential(...)`), the methods called on it (`.eval()`, `.parameters()`),
+and the names the PyTorch tutorials and docs use (`model`, `criterion`,
+`optimizer`). Each guess errs towards staying quiet.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.tree import Tree, calls, dotted, is_method, last, receiver
+
+# Names PyTorch and diffusers examples give modules, with or without `self.`.
+MODEL_WORDS = frozenset(
+    {
+        "model",
+        "net",
+        "network",
+        "vae",
+        "unet",
+        "encoder",
+        "decoder",
+        "generator",
+        "discriminator",
+        "classifier",
+        "backbone",
+        "text_encoder",
+    }
+)
+# Calls that load a trained module, and calls that build or wrap one.
+_LOADERS = re.compile(r"(?:^|\.)(?:from_pretrained|from_single_file|load_from_checkpoint)$")
+_WRAPPERS = re.compile(
+    r"(?:^|\.)(?:Sequential|DistributedDataParallel|DDP|DataParallel|FullyShardedDataParallel)$"
+)
+# Methods only a module has: calling one on a name says the name is a module.
+_MODULE_METHODS = frozenset({"eval", "train", "parameters", "named_parameters"})
+# Loaded with from_pretrained but not modules whose call is a forward pass: pipelines run
+# theirs under no_grad, and tokenizers, processors, configs and schedulers have none.
+_NOT_A_MODULE = re.compile(
+    r"Pipeline|pipeline|Tokenizer|Processor|FeatureExtractor|Config|Scheduler"
+)
+_FORWARD_METHODS = frozenset({"forward", "encode", "decode"})
+_OPTIMIZER = re.compile(r"(?i)optim|(?:^|_)opt(?:_|\d|$)|scaler")
+_LOSS_CALL = re.compile(r"(?i)loss|criterion|cross_entropy|mse|nll|bce|huber|kl_div")
+_LOSS_NAME = re.compile(r"(?i)loss")
+# Calls that turn a tensor into a number or a graph-free tensor.
+_DETACHING_METHODS = frozenset({"item", "detach", "tolist", "numpy", "detach_"})
+_DETACHING_FUNCTIONS = frozenset({"float", "int", "round"})
+# Code that puts a tensor or a module on an accelerator says so in one of these words.
+_ON_GPU = re.compile(r"\bcuda\b|\bdevice\b")
+# Lightning runs these hooks with autograd off already.
+NO_GRAD_HOOKS = frozenset({"validation_step", "test_step", "predict_step"})
+
+
+def _module_classes(tree: Tree) -> set[str]:
+    """Classes the code defines on top of nn.Module (or any *Module base)."""
+    return {
+        node.name
+        for node in tree.nodes
+        if isinstance(node, ast.ClassDef)
+        and any(last(base).endswith("Module") for base in node.bases)
+    }
+
+
+def _builds_module(value: ast.expr, classes: set[str]) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    name = dotted(value)
+    if _NOT_A_MODULE.search(name):
+        return False
+    if _LOSS_CALL.search(last(value)):
+        return False  # nn.CrossEntropyLoss() is a module, but calling it is not a forward pass
+    factory = _LOADERS.search(name) or _WRAPPERS.search(name)
+    return bool(factory) or last(value) in classes or name.startswith("nn.")
+
+
+def model_names(tree: Tree) -> set[str]:
+    """Dotted names that hold a module in this code."""
+    classes = _module_classes(tree)
+    found = set(MODEL_WORDS) | {f"self.{word}" for word in MODEL_WORDS}
+    for node in tree.nodes:
+        if isinstance(node, ast.Assign) and _builds_module(node.value, classes):
+            found.update(dotted(target) for target in node.targets)
+        elif isinstance(node, ast.Call) and last(node) in _MODULE_METHODS and receiver(node):
+            found.add(receiver(node))
+    return found - _bound_to(tree, _NOT_A_MODULE) - {""}
+
+
+def _bound_to(tree: Tree, pattern: re.Pattern[str]) -> set[str]:
+    return {
+        dotted(target)
+        for node in tree.nodes
+        if isinstance(node, ast.Assign) and pattern.search(dotted(node.value))
+        for target in node.targets
+    }
+
+
+def loaded_models(tree: Tree) -> set[str]:
+    """Names bound to a loaded pretrained or saved module (`X.from_pretrained(...)`)."""
+    return _bound_to(tree, _LOADERS) - _bound_to(tree, _NOT_A_MODULE)
+
+
+def forward_target(call: ast.Call) -> str:
+    """The module a call would run: `vae` for `vae(x)` and for `vae.encode(x)`."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in _FORWARD_METHODS:
+        return receiver(call)
+    return dotted(call.func)
+
+
+def is_module(value: ast.expr, models: set[str]) -> bool:
+    """A name that holds a module, or a module built or loaded right there (`Net().half()`)."""
+    if not isinstance(value, ast.Call):
+        return dotted(value) in models
+    constructed = last(value)[:1].isupper() and not _NOT_A_MODULE.search(last(value))
+    return _builds_module(value, set()) or (constructed and not _LOSS_CALL.search(last(value)))
+
+
+def is_forward(call: ast.Call, models: set[str]) -> bool:
+    """`model(x)`, `self.vae(x)`, `model.forward(x)`, `vae.encode(x)`."""
+    return forward_target(call) in models
+
+
+def is_optimizer(name: str) -> bool:
+    return bool(_OPTIMIZER.search(name.rsplit(".", 1)[-1]))
+
+
+def is_loss_call(call: ast.Call) -> bool:
+    """`criterion(out, y)`, `loss_fn(...)`, `F.cross_entropy(...)`."""
+    return bool(_LOSS_CALL.search(last(call)))
+
+
+def is_loss_name(name: str) -> bool:
+    return bool(_LOSS_NAME.search(name.rsplit(".", 1)[-1]))
+
+
+def frozen_modules(tree: Tree) -> set[str]:
+    """Modules the code freezes with `.requires_grad_(False)`: their forward builds no graph."""
+    return {
+        receiver(call)
+        for call in tree.methods("requires_grad_")
+        if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False
+    }
+
+
+def method_calls(node: ast.AST, method: str) -> list[ast.Call]:
+    """Calls of `.method(...)` under a node, e.g. every `.backward()` in a loop."""
+    return [call for call in calls(node) if is_method(call, method)]
+
+
+def optimizer_steps(node: ast.AST) -> list[ast.Call]:
+    """`optimizer.step()` or `scaler.step(optimizer)`, not a scheduler's or a profiler's step."""
+    return [call for call in method_calls(node, "step") if is_optimizer(receiver(call))]
+
+
+def detached(value: ast.expr) -> bool:
+    """Whether the expression is reduced to a number or cut from the graph."""
+    if isinstance(value, ast.Call):
+        if isinstance(value.func, ast.Attribute) and value.func.attr in _DETACHING_METHODS:
+            return True
+        if isinstance(value.func, ast.Name) and value.func.id in _DETACHING_FUNCTIONS:
+            return True
+    return isinstance(value, ast.Attribute) and value.attr == "data"
+
+
+def runs_on_gpu(tree: Tree) -> bool:
+    """Whether the code moves anything to a GPU: host-side costs matter only then."""
+    return bool(_ON_GPU.search(tree.source))

@@ -1,0 +1,153 @@
+"""A collective called on one branch of a rank test: rank 0 waits for ranks that never come.
+
+Every rank must enter each collective (all_reduce, barrier, a gather, a
+checkpoint save that synchronises) in the same order. Inside `if rank == 0:`
+(or `if trainer.is_global_zero:`, or a `@rank_zero_only` function) only rank 0
+calls it, so it pairs with whatever the other ranks call next, or with nothing,
+and the job hangs until the NCCL watchdog's timeout. `torch.save` under rank 0
+is the right way to write a file and stays quiet.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last, receiver
+
+# torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
+# checkpoint saves that end in a barrier; unambiguous by name alone.
+_COLLECTIVES = frozenset(
+    {
+        "all_reduce",
+        "all_gather",
+        "all_gather_object",
+        "all_gather_into_tensor",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "all_to_all",
+        "broadcast_object_list",
+        "barrier",
+        "monitored_barrier",
+        "wait_for_everyone",
+        "save_checkpoint",
+        "gather_for_metrics",
+    }
+)
+# Names that are collectives only on a distributed module or an Accelerator
+# (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
+_AMBIGUOUS = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
+_DISTRIBUTED_RECEIVER = re.compile(r"(?:^|\.)(?:dist|distributed|accelerator|comm|xm)$")
+_RANK = re.compile(r"(?i)\b(?:local_|global_|world_|node_)?rank\b|get_rank|process_index")
+_MAIN_FLAG = re.compile(
+    r"(?i)is_global_zero|is_main_process|is_local_main_process|is_world_process_zero|"
+    r"is_rank_zero|is_master|main_process"
+)
+_RANK_ZERO_DECORATOR = "rank_zero_only"
+
+
+def _collective(call: ast.Call) -> bool:
+    name = last(call)
+    if name in _COLLECTIVES:
+        return True
+    return name in _AMBIGUOUS and bool(_DISTRIBUTED_RECEIVER.search(receiver(call)))
+
+
+def _rank_test(test: ast.expr) -> bool:
+    """`rank == 0`, `get_rank() != 0`, `local_rank in [-1, 0]`, `trainer.is_global_zero`."""
+    text = ast.unparse(test)
+    if _MAIN_FLAG.search(text):
+        return True
+    compared = any(isinstance(node, ast.Compare | ast.UnaryOp) for node in ast.walk(test))
+    return compared and bool(_RANK.search(text))
+
+
+def _side(test: ast.expr) -> str:
+    """Which ranks run the `if` body: "main" (rank 0) or "others" (`rank != 0`, `not is_main`)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _flip(_side(test.operand))
+    if isinstance(test, ast.BoolOp):
+        ranked = [value for value in test.values if _rank_test(value)]
+        return _side(ranked[0]) if ranked else "main"
+    if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.NotEq | ast.NotIn | ast.Gt):
+        return "others"
+    return "main"
+
+
+def _flip(side: str) -> str:
+    return "others" if side == "main" else "main"
+
+
+def _collectives(statements: list[ast.stmt]) -> dict[str, ast.Call]:
+    found: dict[str, ast.Call] = {}
+    for statement in statements:
+        for call in calls(statement):
+            if _collective(call):
+                found.setdefault(last(call), call)
+    return found
+
+
+def _arms(node: ast.If) -> list[tuple[list[ast.stmt], str]]:
+    """The branches of a rank test with the ranks that run each.
+
+    Under `cond and rank == 0` the else branch runs on every rank where cond is
+    false, so only the body of a compound test says which ranks run it.
+    """
+    side = _side(node.test)
+    arms = [(node.body, side)]
+    if not isinstance(node.test, ast.BoolOp):
+        arms.append((node.orelse, _flip(side)))
+    return arms
+
+
+def _branch_hits(tree: Tree) -> list[Hit]:
+    """Collectives only one side of the rank tests in a scope calls.
+
+    The barrier pair of "main process first" code (`if rank != 0: barrier()` before
+    the work, `if rank == 0: barrier()` after it) has both sides and stays quiet.
+    """
+    sides: dict[tuple[ast.AST | None, str], set[str]] = {}
+    placed: list[tuple[ast.If, ast.Call]] = []
+    for node in tree.nodes:
+        if not isinstance(node, ast.If) or not _rank_test(node.test):
+            continue
+        for statements, runs in _arms(node):
+            for name, call in _collectives(statements).items():
+                sides.setdefault((tree.function(node), name), set()).add(runs)
+                placed.append((node, call))
+    return [
+        tree.hit(call, collective=dotted(call), test=ast.unparse(node.test))
+        for node, call in placed
+        if len(sides[(tree.function(node), last(call))]) == 1
+    ]
+
+
+def _decorated_hits(tree: Tree) -> list[Hit]:
+    """Collectives inside a function that only rank 0 runs."""
+    hits = []
+    for node in tree.nodes:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+            last(decorator) == _RANK_ZERO_DECORATOR for decorator in node.decorator_list
+        ):
+            for call in _collectives(node.body).values():
+                hits.append(
+                    tree.hit(call, collective=dotted(call), test=f"@{_RANK_ZERO_DECORATOR}")
+                )
+    return hits
+
+
+def _find(tree: Tree) -> list[Hit]:
+    return _branch_hits(tree) + _decorated_hits(tree)
+
+
+DETECTOR = Detector(
+    name="collective_in_rank_zero_branch",
+    title="A collective is called on only some ranks (inside a rank-0-only branch)",
+    category="hang",
+    explain=(
+        "{where}: `{code}` calls {collective}, a collective every rank must enter, under "
+        "`{test}`, so the other ranks never match it and the job waits until the timeout"
+    ),
+    find=_find,
+)

@@ -1,0 +1,213 @@
+"""Questions the detectors ask of a parsed piece of code: names, calls, loops, grad mode.
+
+The detectors read code the way a reviewer does, by shape and by name: a call
+spelled `optimizer.step()`, a loop that holds it, a `with torch.no_grad():`
+around it. This module answers those questions once, so each detector states
+only its own rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from trainwreck.analyzers.code.parse import Parsed
+from trainwreck.model import Scalar
+
+Loop = ast.For | ast.AsyncFor | ast.While
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+_GRAD_OFF = frozenset({"no_grad", "inference_mode"})
+
+
+def dotted(node: ast.AST | None) -> str:
+    """`torch.nn.functional.softmax` for a name chain (or the call of one); "" otherwise."""
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr}" if base else node.attr
+    if isinstance(node, ast.Subscript):
+        return dotted(node.value)
+    return ""
+
+
+def last(node: ast.AST | None) -> str:
+    """The last part of a dotted name: `step` for `self.optimizer.step`."""
+    return dotted(node).rsplit(".", 1)[-1]
+
+
+def receiver(call: ast.Call) -> str:
+    """What a method is called on: `self.optimizer` for `self.optimizer.step()`."""
+    return dotted(call.func.value) if isinstance(call.func, ast.Attribute) else ""
+
+
+def keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def number(node: ast.expr | None) -> float | None:
+    """A numeric literal's value (`1e-8`, `-3`), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = number(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    return None
+
+
+def calls(node: ast.AST) -> Iterator[ast.Call]:
+    return (child for child in ast.walk(node) if isinstance(child, ast.Call))
+
+
+def is_method(call: ast.Call, method: str) -> bool:
+    """`x.method(...)`."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == method
+
+
+def names_in(node: ast.AST) -> set[str]:
+    """Every dotted name mentioned in an expression."""
+    return {
+        dotted(child) for child in ast.walk(node) if isinstance(child, ast.Name | ast.Attribute)
+    }
+
+
+def _disables_grad(context: ast.expr) -> bool:
+    """`torch.no_grad()`, `inference_mode()`, or `set_grad_enabled(x)` unless x is True."""
+    name = last(context)
+    if name in _GRAD_OFF:
+        return True
+    if name == "set_grad_enabled" and isinstance(context, ast.Call) and context.args:
+        flag = context.args[0]
+        return not (isinstance(flag, ast.Constant) and flag.value is True)
+    return False
+
+
+@dataclass
+class Tree:
+    """A parsed piece indexed once: parent links, every node and call, and what binds each name.
+
+    Detectors ask many questions of one tree; walking it once here keeps a
+    thousand-line training script well under a second for all of them.
+    """
+
+    parsed: Parsed
+    parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    nodes: list[ast.AST] = field(default_factory=list)
+    calls: list[ast.Call] = field(default_factory=list)
+    bindings: dict[str, list[ast.stmt]] = field(default_factory=dict)
+    # A bare `torch.set_grad_enabled(False)` statement turns autograd off for what follows.
+    grad_off_everywhere: bool = False
+
+    def __post_init__(self) -> None:
+        self.nodes = list(ast.walk(self.parsed.tree))
+        for node in self.nodes:
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+            if isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                self.grad_off_everywhere |= _disables_grad(node.value)
+            for name in _binds(node):
+                self.bindings.setdefault(name, []).append(node)  # type: ignore[arg-type]
+
+    @cached_property
+    def source(self) -> str:
+        """The code as parsed, without comments: what text-level checks search."""
+        return ast.unparse(self.parsed.tree)
+
+    def methods(self, method: str) -> list[ast.Call]:
+        """Every call of `.method(...)` in the tree."""
+        return [call for call in self.calls if is_method(call, method)]
+
+    @property
+    def root(self) -> ast.Module:
+        return self.parsed.tree
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        while node in self.parents:
+            node = self.parents[node]
+            yield node
+
+    def loops(self, node: ast.AST) -> list[Loop]:
+        """The loops around a node inside its function, innermost first."""
+        found: list[Loop] = []
+        for outer in self.ancestors(node):
+            if isinstance(outer, Function):
+                break
+            if isinstance(outer, Loop):
+                found.append(outer)
+        return found
+
+    def function(self, node: ast.AST) -> Function | None:
+        return next((a for a in self.ancestors(node) if isinstance(a, Function)), None)
+
+    def grad_off(self, node: ast.AST) -> bool:
+        """Whether autograd is off where the node runs (a no_grad block, decorator, or switch)."""
+        if self.grad_off_everywhere:
+            return True
+        for outer in self.ancestors(node):
+            if isinstance(outer, ast.With | ast.AsyncWith) and any(
+                _disables_grad(item.context_expr) for item in outer.items
+            ):
+                return True
+            if isinstance(outer, Function) and any(
+                last(decorator) in _GRAD_OFF for decorator in outer.decorator_list
+            ):
+                return True
+        return False
+
+    def assignments(self, name: str, within: ast.AST | None = None) -> list[ast.stmt]:
+        """Statements that bind `name` (a dotted target) anywhere under `within`."""
+        bound = self.bindings.get(name, [])
+        if within is None or within is self.root:
+            return list(bound)
+        return [node for node in bound if node is within or within in self.ancestors(node)]
+
+    def values_of(self, name: str) -> list[ast.expr]:
+        """The expressions a plain assignment binds to `name`."""
+        return [
+            node.value
+            for node in self.assignments(name)
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+        ]
+
+    def hit(self, node: ast.AST, **values: Scalar) -> Hit:
+        return Hit(
+            source=self.parsed.source,
+            line=self.parsed.where(node),
+            text=self.parsed.text(node),
+            values=values,
+        )
+
+
+def _binds(node: ast.AST) -> set[str]:
+    """Names a statement binds: assignment targets and loop variables."""
+    targets: Iterable[ast.expr] = ()
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        targets = (node.target,)
+    return set().union(*(_bound(target) for target in targets)) if targets else set()
+
+
+def _bound(target: ast.expr) -> set[str]:
+    """Names a target binds: `a`, `self.total`, and each name of `a, (b, c)`."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return set().union(*(_bound(item) for item in target.elts)) if target.elts else set()
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    return {dotted(target)}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where a detector fired: the user's file and line, that line's text, and what it saw."""
+
+    source: str
+    line: int
+    text: str
+    values: dict[str, Scalar] = field(default_factory=dict)
