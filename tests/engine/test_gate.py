@@ -8,6 +8,7 @@ from trainwreck.engine.gate import (
     OFF_CLASS_SPECIFIC_FACTOR,
     RELATED_CLASS_FACTOR,
     gate_factor,
+    specific_hit,
 )
 from trainwreck.engine.match import Hit, Match
 from trainwreck.kb import load
@@ -65,3 +66,12 @@ def test_a_related_class_is_demoted_only_a_little() -> None:
 def test_a_page_for_any_class_is_never_off_class() -> None:
     page = _page("version-regression-between-releases")
     assert gate_factor(page, None, RunContext(stated=_stated("hang")))[0] == 1.0
+
+
+def test_a_strong_code_finding_is_as_specific_as_the_error_message() -> None:
+    page = _page("loss-accumulated-with-graph")
+    code = Match(page, (Hit(Signature(finding="code.loss_accumulated_live", weight=0.8), REF),))
+    weak = Match(page, (Hit(Signature(finding="code.loss_accumulated_live", weight=0.5), REF),))
+    other = Match(page, (Hit(Signature(finding="loss.diverged", weight=0.9), REF),))
+    assert specific_hit(code)
+    assert not specific_hit(weak) and not specific_hit(other)

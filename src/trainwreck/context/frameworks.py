@@ -4,7 +4,7 @@ Pages for DeepSpeed, vLLM, JAX or flash-attn used to rank for runs that never
 touched them, on one shared word. A framework counts as present when the
 evidence names it: a traceback frame inside its package, an installed package
 in an environment listing, a version it printed, a config key only it reads,
-or its name (or an API only it has) in a log line or the user's description.
+or its name (or an API only it has) in a log line, the user's code or description.
 """
 
 from __future__ import annotations
@@ -107,7 +107,8 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
     exception_texts = [
         (f"{e.source}:{e.line}", f"{e.type}: {e.message}") for e in evidence.exceptions
     ]
+    code_texts = [(f"{code.source}:{code.first_line}", code.text) for code in evidence.code]
     symptom_texts = [("symptoms", evidence.symptoms)] if evidence.symptoms else []
-    for texts in (config_texts, line_texts, exception_texts, symptom_texts):
+    for texts in (config_texts, line_texts, exception_texts, code_texts, symptom_texts):
         _first_mention(texts, found)
     return found

@@ -22,6 +22,9 @@ from trainwreck.model import Category, RunContext
 # A signature this strong names its page's failure on its own (by the KB's weight scale,
 # 0.8 and above are the messages page authors took as unique to the failure).
 SPECIFIC_WEIGHT = 0.8
+# A code detector's finding names the cause in the user's own code, file:line: as direct
+# as the error message itself, so a strong one counts as specific.
+CODE_FINDING = "code."
 # Runs on these frameworks alone do not run torch, so torch pages need torch in evidence.
 NOT_TORCH = frozenset({"jax"})
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
@@ -44,7 +47,11 @@ def specific_hit(match: Match | None) -> bool:
         return False
     return any(
         hit.signature.weight >= SPECIFIC_WEIGHT
-        and (hit.signature.regex is not None or hit.signature.exception is not None)
+        and (
+            hit.signature.regex is not None
+            or hit.signature.exception is not None
+            or (hit.signature.finding or "").startswith(CODE_FINDING)
+        )
         for hit in match.hits
     )
 
