@@ -13,6 +13,7 @@ from trainwreck.analyzers import (
     cuda_oom,
     curves,
     environment,
+    index_range,
     loss,
     memory_budget,
     nccl,
@@ -30,8 +31,15 @@ ANALYZERS: tuple[Analyzer, ...] = (
     loss.analyze,
     curves.analyze,
     environment.analyze,
+    index_range.analyze,
 )
-KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP, *curves.KEEP, *environment.KEEP)
+KEEP: tuple[str, ...] = (
+    *loss.KEEP,
+    *nccl.KEEP,
+    *curves.KEEP,
+    *environment.KEEP,
+    *index_range.KEEP,
+)
 
 
 def run(evidence: Evidence) -> tuple[Finding, ...]:
