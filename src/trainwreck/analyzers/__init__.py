@@ -18,6 +18,7 @@ from trainwreck.analyzers import (
     memory_budget,
     nccl,
     process,
+    shapes,
 )
 from trainwreck.model import Evidence, Finding
 
@@ -32,6 +33,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     curves.analyze,
     environment.analyze,
     index_range.analyze,
+    shapes.analyze,
 )
 KEEP: tuple[str, ...] = (
     *loss.KEEP,
@@ -39,6 +41,7 @@ KEEP: tuple[str, ...] = (
     *curves.KEEP,
     *environment.KEEP,
     *index_range.KEEP,
+    *shapes.KEEP,
 )
 
 
