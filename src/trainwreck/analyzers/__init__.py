@@ -12,6 +12,7 @@ from collections.abc import Callable
 from trainwreck.analyzers import (
     cuda_oom,
     curves,
+    dtype_origin,
     environment,
     index_range,
     loss,
@@ -34,6 +35,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     environment.analyze,
     index_range.analyze,
     shapes.analyze,
+    dtype_origin.analyze,
 )
 KEEP: tuple[str, ...] = (
     *loss.KEEP,
@@ -42,6 +44,7 @@ KEEP: tuple[str, ...] = (
     *environment.KEEP,
     *index_range.KEEP,
     *shapes.KEEP,
+    *dtype_origin.KEEP,
 )
 
 
