@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trainwreck.analyzers import (
+    allocation,
     cuda_oom,
     curves,
     dtype_origin,
@@ -36,6 +37,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     index_range.analyze,
     shapes.analyze,
     dtype_origin.analyze,
+    allocation.analyze,
 )
 KEEP: tuple[str, ...] = (
     *loss.KEEP,
@@ -45,6 +47,7 @@ KEEP: tuple[str, ...] = (
     *index_range.KEEP,
     *shapes.KEEP,
     *dtype_origin.KEEP,
+    *allocation.KEEP,
 )
 
 
