@@ -17,6 +17,7 @@ from trainwreck.analyzers import (
     environment,
     index_range,
     loss,
+    loss_constants,
     memory_budget,
     nccl,
     process,
@@ -38,6 +39,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     shapes.analyze,
     dtype_origin.analyze,
     allocation.analyze,
+    loss_constants.analyze,
 )
 KEEP: tuple[str, ...] = (
     *loss.KEEP,
