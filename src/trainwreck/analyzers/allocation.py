@@ -58,7 +58,7 @@ class Product:
 
 def _request(evidence: Evidence) -> tuple[int, int, Said] | None:
     """(bytes requested, tolerance from the printed precision, where) of the first request."""
-    found = first_match(evidence, _REQUEST)
+    found = first_match(evidence, _REQUEST, "allocate")
     if found is None:
         return None
     match, said = found

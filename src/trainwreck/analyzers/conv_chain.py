@@ -85,7 +85,7 @@ def _layer(kind: str, args: str, text: str, where: str) -> Layer:
 def printed_chain(evidence: Evidence) -> Chain | None:
     """The conv and pool layers printed before the first Flatten, in print order."""
     layers: list[Layer] = []
-    for said in statements(evidence):
+    for said in statements(evidence, "2d(", "Flatten("):
         if "Flatten(" in said.text and layers:
             break
         for found in _LAYER.finditer(said.text):
@@ -95,7 +95,7 @@ def printed_chain(evidence: Evidence) -> Chain | None:
 
 def input_side(evidence: Evidence) -> tuple[int, str] | None:
     """A square input's side: a printed `torch.Size([N, C, H, W])`, else the user's words."""
-    for said in statements(evidence):
+    for said in statements(evidence, "torch.Size", "input", "image", "pixel", "px"):
         found = _INPUT.search(said.text) or _INPUT_WORDS.search(said.text)
         if found is not None:
             return int(found["side"]), f"{said.where} ({found.group(0)!r})"

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from trainwreck.analyzers.said import Said, first_match, statements
+from trainwreck.analyzers.said import Said, statements
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
 TORCH_DEFAULT = "https://pytorch.org/docs/2.0/generated/torch.get_default_dtype.html"
@@ -111,13 +111,16 @@ def normalise(name: str) -> str | None:
 
 
 def _pair(evidence: Evidence) -> Pair | None:
+    """The first message (in `_MESSAGES` order) that names two different float dtypes."""
+    said_type = list(statements(evidence, "type"))
     for regex, a_role, b_role in _MESSAGES:
-        if (found := first_match(evidence, regex)) is None:
-            continue
-        match, said = found
-        a, b = normalise(match["a"]), normalise(match["b"])
-        if a and b and a != b:
-            return Pair(a, b, a_role, b_role, said)
+        for said in said_type:
+            if (match := regex.search(said.text)) is None:
+                continue
+            a, b = normalise(match["a"]), normalise(match["b"])
+            if a and b and a != b:
+                return Pair(a, b, a_role, b_role, said)
+            break
     return None
 
 
@@ -126,7 +129,7 @@ def _requested(evidence: Evidence) -> tuple[str, str] | None:
     precision = (evidence.setup.precision or "").lower()
     if precision in _REQUESTED:
         return _REQUESTED[precision], f"setup: precision {precision}"
-    for said in statements(evidence):
+    for said in statements(evidence, "dtype"):
         if (found := _REQUESTED_TEXT.search(said.text)) is not None:
             return normalise(found["dtype"]) or "Half", f"{said.where} ({found.group(0)!r})"
     return None
@@ -145,7 +148,11 @@ def _float64(pair: Pair, evidence: Evidence, lines: list[ArithmeticLine]) -> Ver
         _line("torch.from_numpy keeps", "the array's dtype", FROM_NUMPY),
     ]
     seen = next(
-        (s for s in statements(evidence) if s is not pair.said and _FLOAT64_SEEN.search(s.text)),
+        (
+            said
+            for said in statements(evidence, "float64", "from_numpy")
+            if said is not pair.said and _FLOAT64_SEEN.search(said.text)
+        ),
         None,
     )
     if seen is not None:

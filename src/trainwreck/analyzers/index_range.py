@@ -49,6 +49,8 @@ _MESSAGES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("tokens", "srcIndex < srcSelectDimSize", re.compile(r"srcIndex < srcSelectDimSize")),
     ("tokens", "index out of range in self", re.compile(r"index out of range in self")),
 )
+# Every message above holds one of these.
+_WORDS = ("out of", "n_classes", "srcIndex")
 KEEP: tuple[str, ...] = (
     r"(?i)\b(?:num_classes|n_classes|num_labels|vocab(?:ulary)?[_ ]size|ignore_index)\b\W{0,3}-?\d",
     r"\blen\(tokenizer\)\W{0,3}\d|\bEmbedding\(\d+, \d+",
@@ -59,7 +61,7 @@ KEEP: tuple[str, ...] = (
 def _bounds(evidence: Evidence) -> list[Bound]:
     """Each kind of index error the evidence states; one with a printed value leads."""
     found: dict[tuple[str, int | None], Bound] = {}
-    for said in statements(evidence):
+    for said in statements(evidence, *_WORDS):
         for table, bound, regex in _MESSAGES:
             if (match := regex.search(said.text)) is not None:
                 value = int(match["value"]) if "value" in regex.groupindex else None
@@ -68,7 +70,7 @@ def _bounds(evidence: Evidence) -> list[Bound]:
 
 
 def _ignore_index(evidence: Evidence) -> tuple[int, str]:
-    for said in statements(evidence):
+    for said in statements(evidence, "ignore_index"):
         if (match := _IGNORE_INDEX.search(said.text)) is not None:
             return int(match.group(1)), said.where
     return DEFAULT_IGNORE_INDEX, "[assumed] the loss default (CrossEntropyLoss/NLLLoss)"

@@ -25,7 +25,7 @@ _METRIC = {
 }
 # The series this analyzer judges; `series` reads the others for the loss-constant checks.
 _JUDGED = ("loss", "grad_norm")
-_STEP = re.compile(r"(?:'step'|\bstep|\biteration|\bcurrent_steps)['\"]?\s*[:=]?\s*(\d+)")
+_STEP = re.compile(r"(?:'step'|\b(?:step|iteration|current_steps))['\"]?\s*[:=]?\s*(\d+)")
 KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
 _MIN_POINTS_FOR_DIVERGENCE = 8
 
@@ -38,7 +38,7 @@ class Point:
 
 
 # A cheap substring test before each regex: most retained lines hold neither.
-_WORD = {"loss": "loss", "grad_norm": "norm", "eval_loss": "loss"}
+_WORD = {"loss": "loss", "grad_norm": "norm", "eval_loss": "eval"}
 
 
 def series(lines: tuple[LogLine, ...], metric: str) -> list[Point]:

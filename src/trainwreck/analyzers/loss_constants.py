@@ -170,23 +170,24 @@ def _identical(metric: str, points: list[Point]) -> Finding | None:
     )
 
 
+def _broken_at(evidence: Evidence, loss: list[Point]) -> int | None:
+    """The first step at which the loss or the gradient norm was non-finite."""
+    grad_norm = series(evidence.lines, "grad_norm")
+    steps = [p.step for p in (*loss, *grad_norm) if not math.isfinite(p.value)]
+    return min(steps, default=None)
+
+
 def analyze(evidence: Evidence) -> list[Finding]:
     """Findings for a loss at chance level, exactly zero, or identical at every step."""
     found: list[Finding] = []
-    loss = [p for p in series(evidence.lines, "loss") if math.isfinite(p.value)]
-    broken = [
-        p.step
-        for metric in ("loss", "grad_norm")
-        for p in series(evidence.lines, metric)
-        if not math.isfinite(p.value)
-    ]
-    if (zero := _zero(loss, min(broken, default=None))) is not None:
+    logged = series(evidence.lines, "loss")
+    loss = [p for p in logged if math.isfinite(p.value)]
+    if loss and loss[-1].value == 0.0 and (zero := _zero(loss, _broken_at(evidence, logged))):
         found.append(zero)
     if len(loss) >= MIN_POINTS and (chance := _chance(loss, evidence)) is not None:
         found.append(chance)
-    for metric in ("loss", "eval_loss"):
-        points = [p for p in series(evidence.lines, metric) if math.isfinite(p.value)]
-        if (same := _identical(metric, points)) is not None:
-            found.append(same)
-            break
-    return found
+    same = _identical("loss", loss)
+    if same is None and any("eval" in line.text for line in evidence.lines):
+        evaluated = [p for p in series(evidence.lines, "eval_loss") if math.isfinite(p.value)]
+        same = _identical("eval_loss", evaluated)
+    return [*found, same] if same is not None else found

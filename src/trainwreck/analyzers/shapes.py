@@ -206,8 +206,10 @@ def _finding(
 def analyze(evidence: Evidence) -> list[Finding]:
     """A finding for the first matmul shape error and the first broadcast mismatch."""
     findings = []
-    if (matmul := first_match(evidence, _MATMUL)) is not None:
+    if (
+        matmul := first_match(evidence, _MATMUL, "cannot be multiplied", "size mismatch, m1")
+    ) is not None:
         findings.append(_matmul(*matmul, evidence))
-    if (broadcast := first_match(evidence, _BROADCAST)) is not None:
+    if (broadcast := first_match(evidence, _BROADCAST, "must match the size")) is not None:
         findings.append(_broadcast(*broadcast, evidence))
     return findings

@@ -121,7 +121,7 @@ def _from_setup(evidence: Evidence) -> Iterator[Size]:
 
 def _from_text(evidence: Evidence) -> Iterator[Size]:
     for said in statements(evidence):
-        table = _SYMPTOM_SIZES if said.ref.source == SYMPTOMS else _LINE_SIZES
+        table = _SYMPTOM_SIZES if said.source == SYMPTOMS else _LINE_SIZES
         for quantity, regex in table:
             for found in regex.finditer(said.text):
                 if (number := _integer(found.group(1))) is not None:
