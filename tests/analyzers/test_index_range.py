@@ -80,7 +80,7 @@ def test_negative_target_against_the_default_ignore_index(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("token", "expected"),
-    [(31999, None), (32000, "the first id past"), (32001, "1 ids past")],
+    [(31999, None), (32000, "the first id past"), (32001, "1 id past"), (32005, "5 ids past")],
 )
 def test_token_id_against_the_vocabulary(tmp_path: Path, token: int, expected: str | None) -> None:
     text = f"vocab_size = 32000\nERROR:__main__:Token ID {token} out of range\n"

@@ -118,7 +118,8 @@ def _method(evidence: Evidence) -> tuple[str, str] | None:
                 leaf == "quantization_bit" and value == 4
             ):
                 four_bit = four_bit or where
-            elif (leaf, value) in {("stage", "dpo"), ("finetuning_type", "full")}:
+            # a tuple, not a set: a config value may be a list, which does not hash
+            elif (leaf, value) in (("stage", "dpo"), ("finetuning_type", "full")):
                 stated = stated or (str(value), where)
             elif (leaf, value) == ("finetuning_type", "lora"):
                 adapter = adapter or where

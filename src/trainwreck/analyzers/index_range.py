@@ -113,7 +113,8 @@ def _cause(bound: Bound, size: Size | None, ignore: int) -> tuple[str, str] | No
             "index.labels_exceed_classes",
             f"labels exceed the head: target {value} > number of classes {size.value}",
         )
-    past = "the first id past" if value == size.value else f"{value - size.value} ids past"
+    beyond = value - size.value
+    past = "the first id past" if beyond == 0 else f"{beyond} id{'s' * (beyond > 1)} past"
     return (
         "index.token_beyond_vocab",
         f"tokens added without resizing embeddings: token id {value} >= vocabulary size "
