@@ -50,3 +50,21 @@ def test_lora_rate_is_judged_against_the_7b_lora_recipe(
 def test_no_method_in_the_evidence_means_no_judgement(tmp_path: Path) -> None:
     """Without PEFT's printout nothing says this is fine-tuning: 5e-3 may be pretraining."""
     assert _lr_findings(_log(tmp_path, 5e-3, preamble="Starting training")) == {}
+
+
+@pytest.mark.parametrize(("rate", "judged"), [(0.99, False), (1.0, True), (500, True)])
+def test_without_method_or_size_only_a_rate_far_above_every_recipe_is_judged(
+    tmp_path: Path, rate: float, judged: bool
+) -> None:
+    """The highest cited rate is torchvision's from-scratch SGD 0.1; ten times that is far
+    above any recipe whatever the method, even with no curve logged."""
+    (tmp_path / "config.yaml").write_text(f"learning_rate: {rate}\n")
+    (tmp_path / "train.log").write_text("Starting training\n")
+    found = _lr_findings(tmp_path)
+    if not judged:
+        assert found == {}
+        return
+    assert found["curves.lr_above_prior"]["prior_id"] == "lr-scratch-resnet18-torchvision"
+    finding = next(f for f in diagnose([str(tmp_path)]).findings if f.id == "curves.lr_above_prior")
+    assert finding.arithmetic is not None
+    assert finding.arithmetic.lines[0].source.endswith("config.yaml:learning_rate")

@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trainwreck.analyzers import (
+    allocation,
     code,
     cuda_oom,
     curves,
+    dtype_origin,
     environment,
+    index_range,
     loss,
+    loss_constants,
     memory_budget,
     nccl,
     process,
+    shapes,
     version_change,
 )
 from trainwreck.model import Evidence, Finding
@@ -32,10 +37,24 @@ ANALYZERS: tuple[Analyzer, ...] = (
     loss.analyze,
     curves.analyze,
     environment.analyze,
+    index_range.analyze,
+    shapes.analyze,
+    dtype_origin.analyze,
+    allocation.analyze,
+    loss_constants.analyze,
     version_change.analyze,
     code.analyze,
 )
-KEEP: tuple[str, ...] = (*loss.KEEP, *nccl.KEEP, *curves.KEEP, *environment.KEEP)
+KEEP: tuple[str, ...] = (
+    *loss.KEEP,
+    *nccl.KEEP,
+    *curves.KEEP,
+    *environment.KEEP,
+    *index_range.KEEP,
+    *shapes.KEEP,
+    *dtype_origin.KEEP,
+    *allocation.KEEP,
+)
 
 
 def run(evidence: Evidence) -> tuple[Finding, ...]:

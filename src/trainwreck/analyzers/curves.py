@@ -118,7 +118,8 @@ def _method(evidence: Evidence) -> tuple[str, str] | None:
                 leaf == "quantization_bit" and value == 4
             ):
                 four_bit = four_bit or where
-            elif (leaf, value) in {("stage", "dpo"), ("finetuning_type", "full")}:
+            # a tuple, not a set: a config value may be a list, which does not hash
+            elif (leaf, value) in (("stage", "dpo"), ("finetuning_type", "full")):
                 stated = stated or (str(value), where)
             elif (leaf, value) == ("finetuning_type", "lora"):
                 adapter = adapter or where
@@ -133,14 +134,16 @@ def _method(evidence: Evidence) -> tuple[str, str] | None:
 
 
 def _run_facts(
-    found: dict[str, tuple[float, str]], method: tuple[str, str] | None, table: MetricTable
+    found: dict[str, tuple[float, str]],
+    method: tuple[str, str] | None,
+    table: MetricTable | None,
 ) -> RunFacts:
     from trainwreck.curves.facts import Fact, RunFacts
 
     facts = {key: Fact(value, source) for key, (value, source) in found.items()}
     for key in _TABLE_FACTS:
-        value = table.info.get(key)
-        if isinstance(value, int | float) and key not in facts:
+        value = table.info.get(key) if table is not None else None
+        if table is not None and isinstance(value, int | float) and key not in facts:
             facts[key] = Fact(float(value), f"{table.source}:{key}")
     return RunFacts(facts, method)
 
@@ -169,6 +172,24 @@ def _with_log_text(finding: Finding, texts: dict[tuple[str, int], str]) -> Findi
     return finding.model_copy(update={"evidence": refs})
 
 
+def _found_facts(evidence: Evidence) -> dict[str, tuple[float, str]]:
+    found = _facts(evidence)
+    if (size := _model_size(evidence)) is not None:
+        found.setdefault("model_size_b", size)
+    return found
+
+
+def configured_lr(evidence: Evidence) -> list[Finding]:
+    """A configured learning rate against the priors, for a run that logged no curve."""
+    found = _found_facts(evidence)
+    if "learning_rate" not in found:
+        return []
+    from trainwreck.curves.lr_prior import lr_against_priors
+
+    finding = lr_against_priors(None, _run_facts(found, _method(evidence), None))
+    return [finding] if finding is not None else []
+
+
 def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
     """Each curve the evidence holds (metric files, then logs) with its own findings.
 
@@ -182,9 +203,7 @@ def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
     file_sources = {table.source for table in evidence.metrics}
     tables = [*evidence.metrics, *_log_tables(evidence, file_sources)]
     texts = {(line.source, line.line): line.text for line in evidence.lines}
-    found, method = _facts(evidence), _method(evidence)
-    if (size := _model_size(evidence)) is not None:
-        found.setdefault("model_size_b", size)
+    found, method = _found_facts(evidence), _method(evidence)
     return [
         (table, [_with_log_text(f, texts) for f in detect(table, _run_facts(found, method, table))])
         for table in tables
@@ -192,11 +211,15 @@ def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
 
 
 def analyze(evidence: Evidence) -> list[Finding]:
-    """Every curve event, one table at a time, in input order."""
+    """Every curve event, one table at a time, in input order; with no curve, the
+    configured learning rate against the priors."""
     seen_by_loss = {line.source for line in evidence.lines if "loss" in line.text.lower()}
     findings: list[Finding] = []
     reported: set[tuple[str, str]] = set()
-    for table, table_findings in per_table(evidence):
+    tables = per_table(evidence)
+    if not tables:
+        return configured_lr(evidence)
+    for table, table_findings in tables:
         for finding in table_findings:
             if finding.id in _FROM_LOSS_ANALYZER and table.source in seen_by_loss:
                 continue

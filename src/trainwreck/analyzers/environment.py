@@ -20,7 +20,10 @@ KEEP: tuple[str, ...] = (
     r"(?:compiled against (?:ABI|API) version 0x)",
     r"(?:PyTorch \d\S* with CUDA \d+ \(you have )",
     r"(?:compiled using NumPy 1\.x|^NumPy 2\.\d+(?:\.\d+)? as it may crash)",
+    r"(?:does not match the version torch was compiled with|Loaded runtime CuDNN library: )",
 )
+# Conflicts between two versions a log line states (env.pairs): shown as a comparison.
+PAIR_KINDS = frozenset({"toolkit", "cudnn"})
 # conflict kind -> finding id (stable: KB signatures may name them)
 FINDING_IDS = {
     "matrix": "env.companion_mismatch",
@@ -31,6 +34,7 @@ FINDING_IDS = {
     "abi": "env.abi_mismatch",
     "cuda": "env.cuda_unsupported",
     "toolkit": "env.nvcc_mismatch",
+    "cudnn": "env.cudnn_older",
 }
 TITLES = {
     "matrix": "An installed package was built for another release of one it depends on",
@@ -41,6 +45,7 @@ TITLES = {
     "abi": "A compiled extension was built against another torch",
     "cuda": "An extension's release does not support this CUDA",
     "toolkit": "nvcc differs from the CUDA torch was built with, so extensions will not compile",
+    "cudnn": "The cuDNN loaded at run time is older than the one the framework was compiled with",
 }
 
 
@@ -80,6 +85,8 @@ def _ref(text: str) -> SourceRef:
 
 def _arithmetic(conflict: Conflict) -> Arithmetic:
     holds = "no" if conflict.installed else "not installed"
+    stated = _ref(conflict.evidence[0]) if conflict.evidence else None
+    where = f"{stated.source}:{stated.line}" if stated and stated.line else "environment listing"
     lines = [
         ArithmeticLine(
             label="requirement",
@@ -91,13 +98,13 @@ def _arithmetic(conflict: Conflict) -> Arithmetic:
             label="installed",
             formula=conflict.dependency,
             value=conflict.installed or "-",
-            source="environment listing" if conflict.installed else "-",
+            source=where if conflict.installed else "-",
         ),
         ArithmeticLine(
             label="satisfied",
             formula=f"{conflict.installed or conflict.dependency} in {conflict.requirement}",
             value=holds,
-            source="PEP 440 comparison",
+            source="the cited rule" if stated else "PEP 440 comparison",
         ),
     ]
     return Arithmetic(title=conflict.message, lines=tuple(lines), result=conflict.fix)
@@ -120,8 +127,11 @@ def _finding(conflict: Conflict) -> Finding:
             "installed": conflict.installed,
             "source": conflict.source,
         },
-        # A traced log error has its evidence; a listing conflict has the arithmetic.
-        arithmetic=None if conflict.evidence else _arithmetic(conflict),
+        # A traced log error has its evidence; a listing conflict or a version pair a log
+        # line states has the comparison.
+        arithmetic=None
+        if conflict.evidence and conflict.kind not in PAIR_KINDS
+        else _arithmetic(conflict),
     )
 
 

@@ -21,8 +21,11 @@ _METRIC = {
     ),
     # transformers 5 prints logged values quoted: {'loss': '1.23', 'grad_norm': '0.5'}
     "grad_norm": re.compile(rf"grad[_ ]norm['\"]?\s*[:=]\s*['\"]?(?:tensor\()?({_NUMBER})"),
+    "eval_loss": re.compile(rf"(?i)\beval[_ ]loss['\"]?\s*[:=]\s*['\"]?(?:tensor\()?({_NUMBER})"),
 }
-_STEP = re.compile(r"(?:'step'|\bstep|\biteration)['\"]?\s*[:=]?\s*(\d+)")
+# The series this analyzer judges; `series` reads the others for the loss-constant checks.
+_JUDGED = ("loss", "grad_norm")
+_STEP = re.compile(r"(?:'step'|\b(?:step|iteration|current_steps))['\"]?\s*[:=]?\s*(\d+)")
 KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
 _MIN_POINTS_FOR_DIVERGENCE = 8
 
@@ -35,10 +38,11 @@ class Point:
 
 
 # A cheap substring test before each regex: most retained lines hold neither.
-_WORD = {"loss": "loss", "grad_norm": "norm"}
+_WORD = {"loss": "loss", "grad_norm": "norm", "eval_loss": "eval"}
 
 
-def _series(lines: tuple[LogLine, ...], metric: str) -> list[Point]:
+def series(lines: tuple[LogLine, ...], metric: str) -> list[Point]:
+    """The values of `metric` (loss, grad_norm, eval_loss) in the lines, with their steps."""
     points: list[Point] = []
     for line in lines:
         if _WORD[metric] not in line.text.lower():
@@ -125,8 +129,8 @@ def _diverged(points: list[Point]) -> Finding | None:
 
 def analyze(evidence: Evidence) -> list[Finding]:
     """Non-finite loss/grad-norm and a sustained loss rise."""
-    series = {metric: _series(evidence.lines, metric) for metric in _METRIC}
-    findings = [f for metric, points in series.items() if (f := _non_finite(metric, points))]
-    if (finding := _diverged(series["loss"])) is not None:
+    found = {metric: series(evidence.lines, metric) for metric in _JUDGED}
+    findings = [f for metric, points in found.items() if (f := _non_finite(metric, points))]
+    if (finding := _diverged(found["loss"])) is not None:
         findings.append(finding)
     return findings

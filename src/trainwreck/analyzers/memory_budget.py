@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from trainwreck.analyzers.cuda_oom import oom_capacity
+from trainwreck.analyzers.sizes import model_config
 from trainwreck.errors import TrainwreckError
 from trainwreck.model import Evidence, Finding, Scalar
 
@@ -93,23 +94,6 @@ def _training(evidence: Evidence, positions: int | None) -> Training:
     return Training(origins=origins, **settings)  # type: ignore[arg-type]
 
 
-def _model_config(evidence: Evidence) -> ModelConfig | None:
-    """The model's config; the memory package is imported only when there is a model."""
-    values = evidence.model_config_values
-    if values.get("model_type"):
-        from trainwreck.memory.config import ModelConfig
-
-        return ModelConfig(values, "model config.json")
-    if not evidence.setup.model:
-        return None
-    from trainwreck.memory.config import load_config
-
-    try:
-        return load_config(evidence.setup.model)
-    except TrainwreckError:
-        return None
-
-
 def _context_length(config: ModelConfig) -> int | None:
     for key in ("max_position_embeddings", "n_positions", "n_ctx"):
         value = config.values.get(key)
@@ -123,9 +107,10 @@ def analyze(evidence: Evidence) -> list[Finding]:
     capacity = oom_capacity(evidence)
     if capacity is None:
         return []
-    config = _model_config(evidence)
-    if config is None:
+    found = model_config(evidence, from_text=False)
+    if found is None:
         return []
+    config = found[0]
     from trainwreck.memory.architectures import shape_of
     from trainwreck.memory.budget import GIB, gib, total_of, training_budget
     from trainwreck.memory.fit import fit_search

@@ -2,8 +2,10 @@
 
 A learning rate ten times above (or below) what published recipes used for the
 same method and model size explains a divergence (or a run that barely moves);
-the finding cites the recipe. No method or size in the evidence, no judgement:
-a full fine-tune's rate is no guide for pretraining or for a 100M-parameter model.
+the finding cites the recipe. With no method or size in the evidence a full
+fine-tune's rate is no guide (pretraining and small models run far higher), so
+only a rate ten times above the highest rate of every cited recipe, whatever its
+method, is judged (`learning_rate: 500`).
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ def closest_prior(method: str, size: float) -> Prior | None:
     return min(rows, key=lambda row: (-fit(row, question), row.id), default=None)
 
 
-def _peak(table: MetricTable, facts: RunFacts) -> tuple[float, str, SourceRef | None] | None:
+def _peak(table: MetricTable | None, facts: RunFacts) -> tuple[float, str, SourceRef | None] | None:
     """The highest logged learning rate, else the configured one."""
-    series = table.series.get("learning_rate")
-    if series is not None:
+    series = table.series.get("learning_rate") if table is not None else None
+    if table is not None and series is not None:
         finite = np.flatnonzero(np.isfinite(series.values) & (series.values > 0))
         if finite.size:
             top = int(finite[np.argmax(series.values[finite])])
@@ -57,10 +59,19 @@ def _peak(table: MetricTable, facts: RunFacts) -> tuple[float, str, SourceRef | 
     return None
 
 
-def lr_against_priors(table: MetricTable, facts: RunFacts) -> Finding | None:
+def highest_prior() -> Prior:
+    """The learning-rate row with the highest rate, over every method and size."""
+    rows = [row for row in load_priors() if row.knob == "learning_rate"]
+    return max(rows, key=lambda row: (float(row.value), row.id))
+
+
+def lr_against_priors(table: MetricTable | None, facts: RunFacts) -> Finding | None:
+    """The run's peak rate against its recipe; without a method or size, against them all."""
     size, peak = facts.get("model_size_b"), _peak(table, facts)
-    if facts.method is None or size is None or peak is None:
+    if peak is None:
         return None
+    if facts.method is None or size is None:
+        return _above_every_recipe(*peak)
     method, method_source = facts.method
     prior = closest_prior(method, size.value)
     if prior is None:
@@ -70,6 +81,32 @@ def lr_against_priors(table: MetricTable, facts: RunFacts) -> Finding | None:
     if 1 / FAR < ratio < FAR:
         return None
     return _finding(value, value_source, ref, ratio, prior, (method, method_source), size)
+
+
+def _above_every_recipe(value: float, value_source: str, ref: SourceRef | None) -> Finding | None:
+    prior = highest_prior()
+    ratio = value / float(prior.value)
+    if ratio < FAR:
+        return None
+    summary = (
+        f"peak learning rate {fmt(value)} is {ratio:.0f}x above {prior.value}, the highest rate "
+        f"of any cited recipe (prior {prior.id}); the evidence names no training method or "
+        "model size, and no recipe of any method comes within 10x of it"
+    )
+    lines = (
+        arith("peak learning rate", "highest learning rate of the run", value, value_source),
+        arith("highest prior", f"learning rate of {prior.id}", float(prior.value), prior.source),
+        arith("ratio", "peak / highest prior", round(ratio, 3), "computed", "x"),
+    )
+    return Finding(
+        id="curves.lr_above_prior",
+        title=f"Learning rate {fmt(value)} is far above every cited recipe",
+        category="divergence",
+        summary=summary,
+        evidence=(ref,) if ref is not None else (),
+        values={"learning_rate": value, "prior": prior.value, "prior_id": prior.id},
+        arithmetic=Arithmetic(title="Learning rate against the prior", lines=lines, result=summary),
+    )
 
 
 def _finding(

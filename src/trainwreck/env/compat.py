@@ -13,6 +13,7 @@ from packaging.version import Version
 from trainwreck.env import advice, matrix
 from trainwreck.env.facts import variant_from_cuda
 from trainwreck.env.model import Conflict, Environment, Package
+from trainwreck.env.pairs import toolkit_conflict
 from trainwreck.env.requirements import active
 
 
@@ -290,31 +291,5 @@ def check_toolkit(env: Environment) -> list[Conflict]:
             continue
         if _same(nvcc, torch_cuda, row.match):
             continue
-        wanted = torch_cuda.split(".")[0] + ".x" if row.match == "major" else torch_cuda
-        conflicts.append(
-            Conflict(
-                kind="toolkit",
-                package=row.package,
-                version=package.version or "?",
-                requirement=f"nvcc CUDA {wanted} (torch was built with {torch_cuda})",
-                dependency="nvcc",
-                installed=nvcc,
-                message=(
-                    f"{_name(env, row.package)} compiles its CUDA extensions with nvcc {nvcc}, "
-                    f"but torch was built with CUDA {torch_cuda}: the build refuses the mismatch."
-                ),
-                fix=(
-                    f"Point CUDA_HOME at a CUDA {wanted} toolkit, or install the torch build for "
-                    f"CUDA {nvcc}."
-                ),
-                source=row.source.url,
-                detail=row.source.detail,
-                commands=(
-                    f"pip install torch=={torch.public_version} --index-url "
-                    f"{advice.WHEEL_INDEX.format(variant=variant_from_cuda(nvcc))}",
-                )
-                if (torch := env.packages.get("torch")) and torch.public_version
-                else (),
-            )
-        )
+        conflicts.append(toolkit_conflict(env, row, package.version or "?", nvcc, torch_cuda))
     return conflicts

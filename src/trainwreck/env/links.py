@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from trainwreck.env import advice, matrix
 from trainwreck.env.model import Conflict, Environment, normalise
+from trainwreck.env.pairs import trace_pairs
 
 
 @dataclass(frozen=True)
@@ -252,11 +253,12 @@ def _one(env: Environment, lines: list[Line], index: int) -> Conflict | None:
 
 
 def trace(env: Environment, lines: Iterable[Line]) -> list[Conflict]:
-    """One link per (kind, package) for the binary-mismatch messages in the lines."""
+    """One link per (kind, package) for the binary-mismatch messages in the lines, then the
+    version pairs they state."""
     ordered = list(lines)
     found: dict[tuple[str, str], Conflict] = {}
     for index in range(len(ordered)):
         conflict = _one(env, ordered, index)
         if conflict and (conflict.kind, conflict.package) not in found:
             found[(conflict.kind, conflict.package)] = conflict
-    return list(found.values())
+    return [*found.values(), *trace_pairs(env, ordered)]

@@ -1,0 +1,215 @@
+"""Shape-mismatch arithmetic: which operand is which, and where the width came from.
+
+`mat1 and mat2 shapes cannot be multiplied (64x5408 and 6272x128)` prints the
+input (rows x features arriving) and a Linear's transposed weight (in_features x
+out_features). The arriving width, factored against the channel count of the
+printed conv layers (5408 = 32·13·13), says which feature map reached the layer;
+the printed conv/pool stack says which input size gives it. `The size of tensor
+a (X) must match the size of tensor b (Y)` is set against the sizes the
+evidence states (positions, sequence length, batch).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from trainwreck.analyzers.conv_chain import Chain, input_side, printed_chain
+from trainwreck.analyzers.said import Said, first_match
+from trainwreck.analyzers.sizes import Size, sizes
+from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
+
+_MATMUL = re.compile(
+    r"(?:mat1 and mat2|self and mat2) shapes cannot be multiplied "
+    r"\((?P<rows>\d+)x(?P<width>\d+) and (?P<inputs>\d+)x(?P<outputs>\d+)\)"
+    r"|size mismatch, m1: \[(?P<rows_old>\d+) x (?P<width_old>\d+)\], "
+    r"m2: \[(?P<inputs_old>\d+) x (?P<outputs_old>\d+)\]"
+)
+_BROADCAST = re.compile(
+    r"size of tensor a \((?P<a>\d+)\) must match the size of tensor b \((?P<b>\d+)\) "
+    r"at non-singleton dimension (?P<dim>\d+)"
+)
+# The printed model: the conv/pool stack and the Linear after the Flatten.
+KEEP: tuple[str, ...] = (r"\b(?:Conv|MaxPool|AvgPool)2d\(|\bFlatten\(|\bLinear\(in_features=",)
+_CHAIN = "floor((n + 2p - d(k-1) - 1)/s) + 1 per printed layer"
+_NAMED = ("hidden", "positions", "seq_len", "batch", "vocab", "classes", "heads")
+
+
+def _line(
+    label: str, value: int | str, source: str, formula: str = "from the error"
+) -> ArithmeticLine:
+    return ArithmeticLine(label=label, formula=formula, value=value, source=source)
+
+
+def _square_side(width: int, channels: int) -> int | None:
+    """s when width = channels·s·s."""
+    if width % channels:
+        return None
+    side = math.isqrt(width // channels)
+    return side if side * side * channels == width else None
+
+
+def _named(value: int, found: list[Size]) -> list[Size]:
+    return [size for size in found if size.quantity in _NAMED and size.value == value]
+
+
+def _conv_story(
+    chain: Chain, width: int, wanted: int, evidence: Evidence
+) -> tuple[str, list[ArithmeticLine]]:
+    """The feature map behind each width, and the input sizes the printed layers need for it."""
+    conv = chain.channels
+    if conv is None or conv.channels is None:
+        return "", []
+    channels = conv.channels
+    side, needed = _square_side(width, channels), _square_side(wanted, channels)
+    if side is None or needed is None:
+        return "", []
+    story = (
+        f": {width} = {channels}·{side}·{side} but the layer was sized for "
+        f"{channels}·{needed}·{needed}"
+    )
+    where = f"{conv.where} ({conv.text})"
+    lines = [
+        _line("channels of the last conv", channels, where, "printed model"),
+        _line("feature map arriving", f"{side}x{side}", "computed", f"{width} / {channels}, √"),
+        _line(
+            "feature map the layer expects",
+            f"{needed}x{needed}",
+            "computed",
+            f"{wanted} / {channels}, √",
+        ),
+    ]
+    more, more_lines = _through_chain(chain, side, needed, input_side(evidence))
+    return story + more, lines + more_lines
+
+
+def _through_chain(
+    chain: Chain, side: int, needed: int, stated: tuple[int, str] | None
+) -> tuple[str, list[ArithmeticLine]]:
+    """The stated input through the printed layers, else the inputs that give each map."""
+    spans = {
+        label: chain.inputs_for(target)
+        for label, target in (("arriving", side), ("expected", needed))
+    }
+    lines = [
+        _line(f"input sides giving the {label} map", f"{span[0]}-{span[1]}", "computed", _CHAIN)
+        for label, span in spans.items()
+        if span is not None
+    ]
+    if stated is not None and chain.side(stated[0]) == side:
+        lines[:0] = [
+            _line("input side", stated[0], stated[1], "stated"),
+            _line("side after the printed layers", side, "computed", _CHAIN),
+        ]
+        return (
+            f"; the printed layers turn the {stated[0]}x{stated[0]} input into {side}x{side}",
+            lines,
+        )
+    arriving, expected = spans["arriving"], spans["expected"]
+    if arriving is None or expected is None:
+        return "", lines
+    return (
+        f"; the printed layers give {side}x{side} from a {arriving[0]}-{arriving[1]} px "
+        f"input and {needed}x{needed} from {expected[0]}-{expected[1]} px"
+    ), lines
+
+
+def _matmul(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
+    rows, width, inputs, outputs = (
+        int(found[name] or found[f"{name}_old"]) for name in ("rows", "width", "inputs", "outputs")
+    )
+    lines = [
+        _line("input rows (batch x positions)", rows, said.where),
+        _line("input width (features arriving)", width, said.where),
+        _line("layer in_features (weight rows, transposed)", inputs, said.where),
+        _line("layer out_features", outputs, said.where),
+    ]
+    if rows == inputs and width != inputs:
+        finding_id = "shape.operand_transposed"
+        title = summary = (
+            f"the input is transposed: its first dimension {rows} equals in_features {inputs}"
+        )
+    elif width == outputs and width != inputs:
+        finding_id = "shape.operand_transposed"
+        title = summary = (
+            f"the weight is not transposed: mat2 is {inputs}x{outputs}, its {outputs} columns "
+            "match the input width"
+        )
+    else:
+        finding_id = "shape.linear_in_features"
+        title = (
+            f"the weight expects {inputs} input features (in_features), the input brings {width}"
+        )
+        chain = printed_chain(evidence)
+        story, chain_lines = _conv_story(chain, width, inputs, evidence) if chain else ("", [])
+        summary = title + story
+        lines += chain_lines
+    stated = sizes(evidence)
+    for value, side in ((width, "input width"), (inputs, "in_features")):
+        for size in _named(value, stated):
+            lines.append(
+                _line(f"{side} equals {size.quantity}", size.value, size.source, "stated size")
+            )
+    values = {"rows": rows, "width": width, "in_features": inputs, "out_features": outputs}
+    return _finding(finding_id, (title, summary), said, lines, values)
+
+
+def _relation(a: int, b: int) -> str:
+    low, high = sorted((a, b))
+    if high - low == 1:
+        return "they differ by one"
+    if low and high % low == 0:
+        return f"one is {high // low} times the other"
+    return f"they differ by {high - low}"
+
+
+def _broadcast(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
+    a, b, dim = int(found["a"]), int(found["b"]), int(found["dim"])
+    lines = [
+        _line("tensor a", a, said.where),
+        _line("tensor b", b, said.where),
+        _line("dimension", dim, said.where),
+    ]
+    title = f"tensor a has {a} where tensor b has {b} at dimension {dim}"
+    summary = f"{title}: {_relation(a, b)}"
+    stated = sizes(evidence)
+    named: list[str] = []
+    for name, value in (("a", a), ("b", b)):
+        for size in _named(value, stated):
+            lines.append(_line(f"{name} equals {size.quantity}", value, size.source, "stated size"))
+            named.append(f"{name} = {size.quantity} {value}")
+    if named:
+        summary += f" ({'; '.join(named)})"
+    values = {"a": a, "b": b, "dim": dim}
+    return _finding("shape.broadcast_mismatch", (title, summary), said, lines, values)
+
+
+def _finding(
+    finding_id: str,
+    words: tuple[str, str],
+    said: Said,
+    lines: list[ArithmeticLine],
+    values: dict[str, int],
+) -> Finding:
+    title, summary = words
+    return Finding(
+        id=finding_id,
+        title=title,
+        category="crash",
+        summary=summary,
+        evidence=(said.ref,),
+        values=dict(values),
+        arithmetic=Arithmetic(title="Shapes of the operands", lines=tuple(lines), result=summary),
+    )
+
+
+def analyze(evidence: Evidence) -> list[Finding]:
+    """A finding for the first matmul shape error and the first broadcast mismatch."""
+    findings = []
+    if (
+        matmul := first_match(evidence, _MATMUL, "cannot be multiplied", "size mismatch, m1")
+    ) is not None:
+        findings.append(_matmul(*matmul, evidence))
+    if (broadcast := first_match(evidence, _BROADCAST, "must match the size")) is not None:
+        findings.append(_broadcast(*broadcast, evidence))
+    return findings

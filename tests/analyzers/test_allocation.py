@@ -1,0 +1,88 @@
+"""A failed allocation factored against the run's sizes (analyzers/allocation.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from arith_helpers import found, logged, run_script, sources, values
+
+from trainwreck.model import Finding
+
+CUDA_OOM = (
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {size}. GPU 0 has a total "
+    "capacity of 79.19 GiB of which 1.20 GiB is free. Including non-PyTorch memory, this "
+    "process has 77.98 GiB memory in use.\n"
+)
+
+
+def test_pairwise_distances_on_the_cpu_are_a_full_n_by_n_float32_matrix(tmp_path: Path) -> None:
+    """A real run: torch.cdist over a million 16-d points asks for 10^12 float32 distances."""
+    output = run_script("pairwise_distances.py")
+    assert "you tried to allocate 4000000000000 bytes" in output
+    finding = found(logged(tmp_path, output), "alloc.")["alloc.full_matrix"]
+    assert finding.title == (
+        "the failed allocation is a full n x n matrix in fp32 (1000000 x 1000000 x 4 B)"
+    )
+    assert sources(finding)["n (count)"].endswith("train.log:1 ('n_points = 1000000')")
+    assert values(finding)["a full n x n matrix"] == 4_000_000_000_000
+
+
+@pytest.mark.parametrize(
+    ("printed", "matches"),
+    [
+        ("23.83 GiB", False),  # 80,000² x 4 B = 23.8419 GiB: printed to 2 decimals it is 23.84
+        ("23.84 GiB", True),
+        ("23.85 GiB", False),
+        ("25599999999 bytes", False),  # exact bytes: exact product or nothing
+        ("25600000000 bytes", True),
+        ("25600000001 bytes", False),
+    ],
+)
+def test_a_match_is_exact_to_the_printed_precision(
+    tmp_path: Path, printed: str, matches: bool
+) -> None:
+    symptoms = "OOM while computing the similarity matrix of 80,000 samples"
+    diagnosis = logged(tmp_path, CUDA_OOM.format(size=printed), symptoms=symptoms)
+    assert ("alloc.full_matrix" in found(diagnosis, "alloc.")) is matches
+
+
+def _llm_run(tmp_path: Path, size: str) -> dict[str, Finding]:
+    model = {"model_type": "llama", "vocab_size": 32000, "num_attention_heads": 32}
+    train = "per_device_train_batch_size: 8\nmax_seq_length: 2048\n"
+    diagnosis = logged(
+        tmp_path,
+        CUDA_OOM.format(size=size),
+        files={"config.json": json.dumps(model), "train_config.yaml": train},
+    )
+    return found(diagnosis, "alloc.")
+
+
+def test_full_vocabulary_logits_in_fp32(tmp_path: Path) -> None:
+    # 8 x 2048 x 32000 x 4 B = 2,097,152,000 B = 1.953 GiB
+    finding = _llm_run(tmp_path, "1.95 GiB")["alloc.logits"]
+    assert "8 x 2048 x 32000 x 4 B = 2,097,152,000 bytes (b·s·V·k)" in finding.summary
+    origin = sources(finding)
+    assert origin["V (vocab)"] == "config.json:vocab_size"
+    assert origin["b (batch)"].endswith("train_config.yaml:per_device_train_batch_size")
+
+
+def test_attention_scores_in_half_precision(tmp_path: Path) -> None:
+    # 8 x 32 x 2048² x 2 B = 2,147,483,648 B = 2.00 GiB
+    findings = _llm_run(tmp_path, "2.00 GiB")
+    assert "8 x 32 x 2048 x 2048 x 2 B" in findings["alloc.attention_scores"].summary
+
+
+def test_one_ranks_shard_of_fp32_weights(tmp_path: Path) -> None:
+    """LLaMA-2-7B (bundled config): 6,738,415,616 params x 4 B / 8 ranks = 3.14 GiB."""
+    command = "torchrun --nproc_per_node=8 train.py --model_name_or_path meta-llama/Llama-2-7b-hf\n"
+    diagnosis = logged(tmp_path, CUDA_OOM.format(size="3.14 GiB"), files={"command.txt": command})
+    finding = found(diagnosis, "alloc.")["alloc.weights"]
+    assert "one rank's shard of the weights in fp32" in finding.summary
+    assert values(finding)["params (params)"] == 6_738_415_616
+    assert values(finding)["world (world)"] == 8
+
+
+def test_no_stated_size_no_finding(tmp_path: Path) -> None:
+    assert found(logged(tmp_path, CUDA_OOM.format(size="23.84 GiB")), "alloc.") == {}
