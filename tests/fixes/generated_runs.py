@@ -70,6 +70,8 @@ def _write_files(
     for change, value in settings:
         where = target(change.path)
         if where.kind == "flag":
+            if any(line.split()[0] == where.name for line in flags):
+                continue  # a user's command line sets a flag once, even when two fixes change it
             word = (
                 "true"
                 if value is True
