@@ -6,7 +6,7 @@ from trainwreck import __version__
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
-from trainwreck.engine.rank import Candidate
+from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.guards import guard_prevention
 from trainwreck.fixes.scripts import verification_for
@@ -51,8 +51,27 @@ def _category(pattern: Pattern, context: RunContext) -> Category:
     return stated.category if pattern.any_class and stated is not None else pattern.category
 
 
+def _named_cause(candidate: Candidate, findings: tuple[Finding, ...]) -> str | None:
+    """What an analyzer or code detector established about this run's cause, if it did.
+
+    A page says what the failure family's causes are; a finding that names the
+    cause in this run ("labels are 1-based: target 10 == 10 classes") is the
+    sentence a reader needs first. Only findings the page weighs as naming a
+    cause (>= CAUSE_FINDING_WEIGHT) are quoted, not those restating its message.
+    """
+    hits = candidate.match.hits if candidate.match else ()
+    named = [h.signature.finding for h in hits if h.signature.weight >= CAUSE_FINDING_WEIGHT]
+    by_id = {finding.id: finding for finding in findings}
+    sentences = [by_id[name].title for name in named if name in by_id]
+    return " ".join(f"In this run: {sentence}." for sentence in sentences[:2]) or None
+
+
 def to_hypothesis(
-    candidate: Candidate, runner_up: Candidate | None, evidence: Evidence, context: RunContext
+    candidate: Candidate,
+    runner_up: Candidate | None,
+    evidence: Evidence,
+    context: RunContext,
+    findings: tuple[Finding, ...] = (),
 ) -> tuple[Hypothesis, list[str]]:
     """A KB-grounded hypothesis with concrete fixes; warnings for unavailable keys."""
     pattern = candidate.pattern
@@ -72,7 +91,14 @@ def to_hypothesis(
         title=fill_text(pattern.title, values),
         category=_category(pattern, context),
         frameworks=pattern.frameworks,
-        root_cause=fill_text(pattern.root_cause.strip(), values),
+        root_cause=" ".join(
+            part
+            for part in (
+                _named_cause(candidate, findings),
+                fill_text(pattern.root_cause.strip(), values),
+            )
+            if part
+        ),
         mechanism=fill_text(" ".join(pattern.mechanism.split()), values),
         confidence=confidence,
         score=min(1.0, candidate.score),
@@ -137,7 +163,7 @@ def build(
     selected = shown(ranked, context)
     for index, candidate in enumerate(selected):
         runner_up = selected[index + 1] if index + 1 < len(selected) else None
-        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context)
+        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:

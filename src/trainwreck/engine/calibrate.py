@@ -7,6 +7,8 @@ High   the page's own log signature matched (a specific one, weight >= 0.8), the
 Medium the page's own specific signature matched, with evidence strength
        >= MEDIUM_STRENGTH, on a page that is not a catch-all, in a context that
        fits; something keeps it from High (a condition unseen, a close runner-up).
+       A catch-all page counts as specific when an analyzer finding it weighs
+       as naming the cause matched (the report then quotes that finding).
 Low    everything else: symptoms only, evidence that fits the failure family but
        no signature unique to the cause, a catch-all page, or a page the context
        argues against. The report calls it a guess.
@@ -39,7 +41,8 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
     reasons = []
     if candidate.pattern.conditional:
         reasons.append("the mechanism depends on something the logs do not show")
-    if candidate.pattern.generic:
+    catch_all = candidate.pattern.generic and not candidate.names_cause
+    if catch_all:
         reasons.append("it names the failure family, not one cause")
     if not candidate.specific:
         reasons.append("no signature unique to this cause matched")
@@ -52,7 +55,7 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
             f"documented failure {page}, {hits} signature(s) matched in your logs, "
             "mechanism cited and not conditional on anything unseen"
         )
-    weak = not candidate.specific or candidate.pattern.generic
+    weak = not candidate.specific or catch_all
     if against or weak or candidate.strength < MEDIUM_STRENGTH:
         return "low", f"a guess: {page} matched your logs, but " + "; ".join(against + reasons)
     return "medium", f"{page} matched your logs, but " + "; ".join(reasons)

@@ -31,6 +31,9 @@ TIE = 0.02
 # A catch-all page keeps at most this share of the score of the best page in its class
 # whose own specific signature matched, so that page leads and the two never show as tied.
 GENERIC_SHARE = 0.9
+# A finding signature this heavy names a cause rather than restating the page's message
+# (the KB's convention: cause-naming findings weigh 0.6 and up, restatements 0.3-0.4).
+CAUSE_FINDING_WEIGHT = 0.6
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,15 @@ class Candidate:
     @property
     def specific(self) -> bool:
         return specific_hit(self.match)
+
+    @property
+    def names_cause(self) -> bool:
+        """An analyzer finding the page weighs as naming this run's cause matched."""
+        hits = self.match.hits if self.match else ()
+        return any(
+            h.signature.finding is not None and h.signature.weight >= CAUSE_FINDING_WEIGHT
+            for h in hits
+        )
 
 
 def _in_range(version: str, specifier: str) -> bool | None:
