@@ -1,0 +1,1 @@
+python -u -c "import jax; jax.distributed.initialize()"
