@@ -306,9 +306,6 @@ class RunContext(Frozen):
     versions: dict[str, str] = Field(default_factory=dict)
     version_changes: tuple[VersionChange, ...] = ()
 
-    def has_framework(self, name: str) -> bool:
-        return name in self.frameworks
-
 
 # ---------------------------------------------------------------- analysis
 
