@@ -85,7 +85,6 @@ def test_a_rank_0_checkpoint_save_in_the_description_names_the_collective_mismat
     ("case", "finding", "line"),
     [
         ("repro-torch-float64-numpy-input", "code.numpy_float64_input", 12),
-        ("diffusers-vae-tiling-oom-no-grad-9648", "code.eval_without_no_grad", 16),
     ],
 )
 def test_findings_still_waiting_for_a_page_of_their_own(case: str, finding: str, line: int) -> None:

@@ -45,6 +45,8 @@ def _ids(diagnosis: Diagnosis) -> list[str]:
         ("deepspeed-zero3-generate-unsynced-hang-860", "deepspeed-zero3-unequal-forward-passes"),
         ("lightning-save-checkpoint-rank0-barrier-hang-381", "collective-in-rank-zero-branch"),
         ("peft-kbit-prep-fp32-upcast-oom-1149", "peft-kbit-prep-upcasts-to-fp32"),
+        # Its snippet.py runs the VAE outside no_grad: the code detector's finding carries it.
+        ("diffusers-vae-tiling-oom-no-grad-9648", "inference-without-no-grad"),
         ("kempnerforge-vlm-labels-not-shifted-loss-zero-154", "lm-labels-not-shifted-copy-task"),
         ("transformers-trocr-double-bos-labels-1067", "seq2seq-labels-start-token-doubled"),
         ("robustvlm-llava-eval-use-cache-false-slow-27", "generate-kv-cache-disabled"),
@@ -127,3 +129,10 @@ def test_the_gradient_checkpointing_notice_is_not_a_disabled_cache(tmp_path: Pat
         "`use_cache=True` is incompatible with gradient checkpointing. Setting `use_cache=False`..."
     )
     assert "generate-kv-cache-disabled" not in _ids(_log(tmp_path, notice))
+
+
+def test_the_no_grad_page_cites_the_forward_outside_no_grad() -> None:
+    # diffusers #9648: `vae(tensor_o)` on line 16 of the user's snippet, with no no_grad around it.
+    top = _case("diffusers-vae-tiling-oom-no-grad-9648").hypotheses[0]
+    assert top.id == "inference-without-no-grad"
+    assert [(Path(ref.source).name, ref.line) for ref in top.evidence] == [("snippet.py", 16)]
