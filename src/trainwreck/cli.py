@@ -92,6 +92,11 @@ def cli() -> None:
     help="Write patched copies of your config files and changes.diff into DIR (never in place).",
 )
 @click.option("--force", is_flag=True, help="Overwrite files that --script or --patch would write.")
+@click.option(
+    "--no-cases",
+    is_flag=True,
+    help="Do not search the case memory (confirmed failures from public threads).",
+)
 def diagnose(
     paths: tuple[str, ...],
     symptoms: str | None,
@@ -103,6 +108,7 @@ def diagnose(
     script_path: str | None,
     patch_dir: str | None,
     force: bool,
+    no_cases: bool,
 ) -> None:
     """Diagnose a failed run from PATHS: log files, run directories, or - for stdin.
 
@@ -116,6 +122,7 @@ def diagnose(
       trainwreck diagnose train.log --format html -o report.html
       trainwreck diagnose train.log --script verify.py && python verify.py
     """
+    from trainwreck.cases import load_memory
     from trainwreck.diagnose import examine
     from trainwreck.report import render
 
@@ -133,6 +140,7 @@ def diagnose(
             env_files=env_files,
             model_config_files=model_config_files,
             stdin=sys.stdin.buffer,
+            cases=load_memory(bundled=not no_cases),
         )
     if patch_dir:
         _write_patch(diagnosis, Path(patch_dir), force)

@@ -1,4 +1,4 @@
-"""The pipeline: collect -> context -> analyze -> match -> rank -> verify fixes -> Diagnosis.
+"""The pipeline: collect -> context -> analyze -> recall cases -> match -> rank -> Diagnosis.
 
 Its stages are imported when a diagnosis runs, not with this module: the package
 exports `diagnose`, and `trainwreck --help` or `trainwreck kb` should not pay for
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from trainwreck.errors import EvidenceError
 
 if TYPE_CHECKING:
+    from trainwreck.cases import CaseMemory
     from trainwreck.kb import KnowledgeBase
     from trainwreck.model import Diagnosis, Evidence
 
@@ -43,6 +44,7 @@ def examine(
     model_config_files: Sequence[str] = (),
     stdin: BinaryIO | None = None,
     kb: KnowledgeBase | None = None,
+    cases: CaseMemory | None = None,
 ) -> tuple[Evidence, Diagnosis]:
     """The evidence read and the diagnosis made from it (see `diagnose`).
 
@@ -50,6 +52,7 @@ def examine(
     leaves out the NumPy metric tables.
     """
     from trainwreck import analyzers, context
+    from trainwreck.cases import load_memory, similar
     from trainwreck.engine.assemble import build
     from trainwreck.engine.candidates import rank_candidates
     from trainwreck.evidence.collect import collect
@@ -70,8 +73,9 @@ def examine(
         raise _nothing_read(evidence)
     run_context = context.build(evidence)
     findings = analyzers.run(evidence)
+    alike = similar(cases if cases is not None else load_memory(), evidence, run_context)
     ranked = rank_candidates(knowledge, evidence, findings, run_context)
-    return evidence, build(knowledge, evidence, run_context, findings, ranked)
+    return evidence, build(knowledge, evidence, run_context, findings, ranked, alike)
 
 
 def diagnose(
@@ -83,9 +87,12 @@ def diagnose(
     model_config_files: Sequence[str] = (),
     stdin: BinaryIO | None = None,
     kb: KnowledgeBase | None = None,
+    cases: CaseMemory | None = None,
 ) -> Diagnosis:
     """Diagnose a failed run from what it left behind.
 
+    `cases` is the case memory searched for similar confirmed failures (the
+    bundled store by default; `load_memory(bundled=False)` switches it off).
     Raises EvidenceError only when nothing at all could be read; unreadable
     inputs otherwise become warnings in the Diagnosis.
     """
@@ -97,4 +104,5 @@ def diagnose(
         model_config_files=model_config_files,
         stdin=stdin,
         kb=kb,
+        cases=cases,
     )[1]

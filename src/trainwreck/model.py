@@ -440,6 +440,32 @@ class EvidenceRequest(Frozen):
     separates: tuple[str, ...] = ()  # hypothesis ids it tells apart
 
 
+class SimilarCase(Frozen):
+    """A confirmed real failure from the case memory whose evidence resembles this run's.
+
+    `similarity` is the share of the record's identifying words (weighted by how
+    rare they are across the store) that this run's evidence also has, scaled
+    down when fewer rare words matched than a specific match needs; `lines` are
+    the record's evidence lines that matched, `matched` the run's lines they
+    matched. `store` says where it came from:
+    the bundled store of public threads, or a team's local store (`learn`).
+    """
+
+    id: str
+    source: str
+    fix_url: str | None = None
+    confirmed_by: str
+    category: Category
+    frameworks: dict[str, str | None] = Field(default_factory=dict)
+    cause: str
+    fix: str | None = None
+    page: str | None = None
+    similarity: float = Field(ge=0.0, le=1.0)
+    lines: tuple[str, ...] = ()
+    matched: tuple[SourceRef, ...] = ()  # this run's lines that matched them
+    store: str = "bundled"
+
+
 class ToolInfo(Frozen):
     name: str = "trainwreck"
     version: str
@@ -469,3 +495,5 @@ class Diagnosis(Frozen):
     inputs: tuple[InputFile, ...] = ()
     # The top hypothesis's first fix, consolidated in the user's own formats.
     consolidated: tuple[ConfigBlock, ...] = ()
+    # Confirmed real failures that look like this one (the case memory), closest first.
+    similar_cases: tuple[SimilarCase, ...] = ()

@@ -7,6 +7,7 @@ from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
 from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
+from trainwreck.engine.recall import with_cases
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.guards import guard_prevention
 from trainwreck.fixes.scripts import verification_for
@@ -24,6 +25,7 @@ from trainwreck.model import (
     Prevention,
     RunContext,
     Scalar,
+    SimilarCase,
     SourceRef,
     ToolInfo,
 )
@@ -156,8 +158,12 @@ def build(
     context: RunContext,
     findings: tuple[Finding, ...],
     ranked: list[Candidate],
+    similar: tuple[SimilarCase, ...] = (),
 ) -> Diagnosis:
-    """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched."""
+    """The Diagnosis: up to five hypotheses, or one ungrounded one when nothing matched.
+
+    Close confirmed cases no shown page covers join the hypotheses by score.
+    """
     hypotheses: list[Hypothesis] = []
     warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]
     selected = shown(ranked, context)
@@ -166,6 +172,7 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
+    hypotheses = with_cases(hypotheses, similar, MAX_HYPOTHESES)
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with
@@ -193,4 +200,5 @@ def build(
         warnings=tuple(warnings),
         inputs=evidence.files,
         consolidated=consolidated_blocks(hypotheses, evidence.files),
+        similar_cases=similar,
     )

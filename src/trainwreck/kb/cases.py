@@ -71,7 +71,13 @@ def load_symptom_queries(directory: Path) -> list[tuple[str, str]]:
 
 
 def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
-    """Run the real pipeline on the case's evidence and symptoms."""
-    from trainwreck.diagnose import diagnose  # the pipeline imports the KB: import late
+    """Run the real pipeline on the case's evidence and symptoms.
 
-    return diagnose([str(p) for p in case.inputs], symptoms=case.symptoms, kb=kb)
+    The case memory holds every case's own thread; it is left out, so a case
+    is diagnosed as a new failure would be, not recognised.
+    """
+    from trainwreck.cases import load_memory  # the pipeline imports the KB: import late
+    from trainwreck.diagnose import diagnose
+
+    memory = load_memory(exclude=(case.source,))
+    return diagnose([str(p) for p in case.inputs], symptoms=case.symptoms, kb=kb, cases=memory)

@@ -24,6 +24,7 @@ from trainwreck.report.sections import (
     Primary,
     Ref,
     Report,
+    Similar,
     Table,
     Verify,
     Versions,
@@ -62,6 +63,7 @@ def to_html(diagnosis: Diagnosis, figures: Figures | None = None) -> str:
             *_arithmetic(report.arithmetic),
             *_figures(figures),
             *_alternatives(report.alternatives),
+            *_similar(report.similar),
             *_prevention(report),
             *_snippets(report),
             *_list_section("Warnings", report.warnings),
@@ -226,6 +228,22 @@ def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
         for alt in alternatives
     )
     return ["<h3>If That Doesn't Work</h3>", "<ol>", *items, "</ol>"]
+
+
+def _similar(cases: tuple[Similar, ...]) -> list[str]:
+    if not cases:
+        return []
+    items = []
+    for case in cases:
+        fix = f"<br>Fix: {_text(case.fix)}" if case.fix else ""
+        matched = "".join(f"<br>Matched: <code>{_text(line)}</code>" for line in case.lines)
+        title = (
+            f'<a href="{_text(case.url)}" rel="noreferrer">{_text(case.title)}</a>'
+            if case.url
+            else _text(case.title)
+        )
+        items.append(f"<li>{title}: {_text(case.cause)}{fix}{matched}</li>")
+    return ["<h3>Similar Confirmed Failures</h3>", "<ul>", *items, "</ul>"]
 
 
 def _prevention(report: Report) -> list[str]:

@@ -22,6 +22,7 @@ from trainwreck.report.sections import (
     Primary,
     Ref,
     Report,
+    Similar,
     Table,
     Verify,
     Versions,
@@ -45,6 +46,7 @@ def to_markdown(diagnosis: Diagnosis) -> str:
             *_config(report.primary),
             *_arithmetic(report.arithmetic),
             *_alternatives(report.alternatives),
+            *_similar(report.similar),
             *_prevention(report),
             *_snippets(report),
             *_list_section("### Warnings", report.warnings),
@@ -193,6 +195,19 @@ def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
             f"{number}. **{alt.title}** ({alt.confidence} confidence): {_claim(alt.root_cause)}",
             f"   - Check: {alt.check} (cost: {alt.check_cost})",
         ]
+    return [*lines, ""]
+
+
+def _similar(cases: tuple[Similar, ...]) -> list[str]:
+    if not cases:
+        return []
+    lines = ["### Similar Confirmed Failures", ""]
+    for case in cases:
+        title = f"[{case.title}]({case.url})" if case.url else case.title
+        lines.append(f"- {title}: {case.cause}")
+        if case.fix:
+            lines.append(f"  - Fix: {case.fix}")
+        lines += [f"  - Matched: {code(line)}" for line in case.lines]
     return [*lines, ""]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from trainwreck.cases.records import thread_label
 from trainwreck.fixes.consolidate import consolidate
 from trainwreck.model import (
     ArithmeticLine,
@@ -20,6 +21,7 @@ from trainwreck.model import (
     Prevention,
     RunContext,
     Setup,
+    SimilarCase,
     Snippet,
     Verification,
 )
@@ -130,6 +132,17 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class Similar:
+    """One confirmed failure from the case memory, as the report lists it."""
+
+    title: str  # "huggingface/peft#1234 (82% similar; crash; confirmed by: maintainer)"
+    url: str | None  # a web link only (a team's record may hold any text)
+    cause: str
+    fix: str | None
+    lines: tuple[str, ...]  # the thread's evidence lines that matched this run's
+
+
+@dataclass(frozen=True)
 class Table:
     title: str
     rows: tuple[tuple[str, str, str, str], ...]  # label, formula, value + unit, source
@@ -152,6 +165,7 @@ class Report:
     undecided: tuple[str, ...]
     primary: Primary | None
     alternatives: tuple[Alternative, ...]
+    similar: tuple[Similar, ...]
     arithmetic: tuple[Table, ...]
     prevention: tuple[Guard, ...]
     snippets: tuple[Snippet, ...]
@@ -171,6 +185,7 @@ def build(diagnosis: Diagnosis) -> Report:
         undecided=undecided_items(d),
         primary=primary(hypotheses[0], d.setup, d.consolidated) if hypotheses else None,
         alternatives=tuple(alternative(h) for h in hypotheses[1:]),
+        similar=tuple(similar(case) for case in d.similar_cases),
         arithmetic=tuple(
             Table(a.title, tuple(_row(line) for line in a.lines), a.result) for a in d.arithmetic
         ),
@@ -333,6 +348,20 @@ def alternative(h: Hypothesis) -> Alternative:
     )
 
 
+def similar(case: SimilarCase) -> Similar:
+    versions = ", ".join(f"{name} {v}" for name, v in case.frameworks.items() if v)
+    store = "" if case.store == "bundled" else f"; {case.store} store"
+    return Similar(
+        title=f"{thread_label(case.source)} ({case.similarity:.0%} similar; {case.category}"
+        + (f"; {versions}" if versions else "")
+        + f"; confirmed by: {case.confirmed_by}{store})",
+        url=case.source if _is_web(case.source) else None,
+        cause=case.cause,
+        fix=case.fix,
+        lines=tuple(_clip(line) for line in case.lines[:2]),
+    )
+
+
 def _guards(preventions: tuple[Prevention, ...]) -> tuple[Guard, ...]:
     """Each guard once; code identical to an earlier guard's is shown only there."""
     guards, shown = [], set()
@@ -373,7 +402,8 @@ def _clip(text: str) -> str:
 
 
 def _kb_tag(page: str) -> str:
-    return page if page.startswith("kb:") else f"kb:{page}"
+    """`kb:<id>` for a page; a case-memory record keeps its `case:<id>` tag."""
+    return page if page.startswith(("kb:", "case:")) else f"kb:{page}"
 
 
 def _is_web(url: str) -> bool:

@@ -1,0 +1,138 @@
+"""Build the bundled case memory (src/trainwreck/cases/data/bundled.jsonl) from its sources.
+
+Sources, in order (a thread already taken is skipped, so the first wins):
+1. tests/cases/*/case.yaml: real failures with the KB page they belong to;
+2. benchmarks/first_sight/batch-*/*/case.yaml, once a batch has been measured
+   (its first-sight row is in benchmarks/first_sight.md): after that it is
+   development data, and before that it must stay out of the store;
+3. cases/collected/*.yaml: records collected from public threads with the
+   `search` tool by the method in cases/README.md.
+
+For a case folder the evidence lines are the log lines that read like an error
+(`trainwreck.cases.query.ERRORISH`), the last MAX_EVIDENCE_LINES of them (the
+log's last lines when none does).
+Run `python scripts/build_cases.py` after adding a source; a test fails while
+the bundled file is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+
+from trainwreck.cases.query import ERRORISH
+from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, thread_key
+from trainwreck.redact import redact
+
+ROOT = Path(__file__).resolve().parent.parent
+MEASURED_BATCHES = ("batch-1", "batch-2")
+MAX_EVIDENCE_LINES = 12
+MAX_LINE_CHARS = 300
+
+
+def _evidence(folder: Path, inputs: list[str]) -> str:
+    """The error-like lines of a case's logs; a log with none (a metric log) gives its end."""
+    errors: list[str] = []
+    every: list[str] = []
+    for name in inputs:
+        path = folder / name
+        if not path.is_file() or path.suffix == ".py":
+            continue
+        for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            text = raw.strip()[:MAX_LINE_CHARS]
+            if text and text not in every:
+                every.append(text)
+                if ERRORISH.search(text):
+                    errors.append(text)
+    chosen = (errors or every)[-MAX_EVIDENCE_LINES:]
+    return "\n".join(redact(line) for line in chosen)
+
+
+def _from_folder(folder: Path, collected: str) -> CaseRecord | None:
+    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+    inputs = meta.get("inputs") or [
+        p.name for p in sorted(folder.iterdir()) if p.name != "case.yaml" and p.stem != "expected"
+    ]
+    evidence = _evidence(folder, inputs)
+    cause = meta.get("confirmed_cause")
+    if not evidence or not cause:
+        return None
+    frameworks = meta.get("frameworks") or []
+    return CaseRecord(
+        id=folder.name,
+        source=meta["source"],
+        confirmed_by="reproduction" if meta.get("kind") == "repro" else "thread",
+        category=meta["category"],
+        frameworks={name: None for name in frameworks},
+        symptoms=meta.get("symptoms"),
+        evidence=evidence,
+        cause=" ".join(cause.split()),
+        page=meta.get("top_pattern"),
+        collected=collected,
+    )
+
+
+def _from_collection(path: Path) -> Iterator[CaseRecord]:
+    for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        yield CaseRecord(
+            id=item["id"],
+            source=item["source"],
+            fix_url=item.get("fix"),
+            confirmed_by=item["confirmed_by"],
+            category=item["category"],
+            frameworks={
+                k: (None if v is None else str(v))
+                for k, v in (item.get("frameworks") or {}).items()
+            },
+            hardware=item.get("hardware"),
+            symptoms=item.get("symptoms"),
+            evidence=redact(item["evidence"].strip()),
+            cause=" ".join(item["cause"].split()),
+            fix=" ".join(item["fix_text"].split()) if item.get("fix_text") else None,
+            page=item.get("page"),
+            collected=f"search tool, issues corpus ({path.name})",
+        )
+
+
+def records() -> Iterator[CaseRecord]:
+    for folder in sorted((ROOT / "tests" / "cases").iterdir()):
+        if (folder / "case.yaml").is_file() and (r := _from_folder(folder, "tests/cases")):
+            yield r
+    for batch in MEASURED_BATCHES:
+        for folder in sorted((ROOT / "benchmarks" / "first_sight" / batch).iterdir()):
+            if (folder / "case.yaml").is_file() and (
+                record := _from_folder(folder, f"first-sight {batch}")
+            ):
+                yield record
+    for path in sorted((ROOT / "cases" / "collected").glob("*.yaml")):
+        yield from _from_collection(path)
+
+
+def unique(found: Iterator[CaseRecord]) -> list[CaseRecord]:
+    """One record per thread and per id; the first source wins."""
+    threads: set[str] = set()
+    ids: set[str] = set()
+    kept = []
+    for record in found:
+        key = thread_key(record.source)
+        if key in threads or record.id in ids:
+            continue
+        threads.add(key)
+        ids.add(record.id)
+        kept.append(record)
+    return kept
+
+
+def main() -> int:
+    kept = unique(records())
+    BUNDLED.parent.mkdir(parents=True, exist_ok=True)
+    BUNDLED.write_text("".join(dump_records(kept)), encoding="utf-8")
+    print(f"{len(kept)} records -> {BUNDLED.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

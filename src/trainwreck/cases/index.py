@@ -1,0 +1,131 @@
+"""Find the records whose identifying words a run's evidence shares.
+
+An inverted index (word -> records holding it) over each record's evidence
+lines, each word weighted by its rarity across the store (inverse document
+frequency): `RuntimeError` and `torch` say little, `use_multi_rank_bucket_allreduce`
+says a lot. A record's similarity to a run is, line by line, the share of the
+record line's weight found in one line of the run (so a record line is not
+assembled from words scattered over a long log), discounted while the words
+shared are not rare: a boilerplate message that many records print (the CUDA
+out-of-memory text, a NumPy warning every reproduction shows) says the failure
+family, not which of its causes this is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from trainwreck.cases.normalize import words
+from trainwreck.cases.records import CaseRecord
+
+# A word is rare when at most this share of the records holds it (and at least
+# RARE_MIN_RECORDS may): a bug's own API name or message fragment, shared by the few
+# threads about that bug.
+RARE_SHARE = 0.01
+RARE_MIN_RECORDS = 3
+# Rare-word weight shared before a match counts in full: about three words found in
+# one record in a hundred or fewer (idf = ln(1 + 100) ~ 4.6 each). A single rare word
+# shared by chance leaves a record well below a close match.
+SPECIFIC_WEIGHT = 14.0
+# A record line counts as matched (and is quoted) when this share of its weight is
+# in one line of the run's evidence.
+LINE_MATCH = 0.6
+MIN_LINE_WORDS = 2
+CANDIDATES = 200  # records scored line by line, picked by their rare words shared
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A record, how similar it is to the run, and its lines that matched."""
+
+    record: CaseRecord
+    store: str
+    similarity: float
+    lines: tuple[str, ...]
+    query: tuple[int, ...]  # which query lines matched them
+
+
+@dataclass(frozen=True)
+class _Entry:
+    record: CaseRecord
+    store: str
+    lines: tuple[tuple[str, frozenset[str]], ...]
+    vocabulary: frozenset[str]
+
+
+def _entry(record: CaseRecord, store: str) -> _Entry:
+    lines = []
+    for raw in record.evidence.splitlines():
+        line_words = words(raw)
+        if len(line_words) >= MIN_LINE_WORDS:
+            lines.append((raw.strip(), line_words))
+    vocabulary = frozenset().union(*(w for _, w in lines)) if lines else frozenset()
+    return _Entry(record, store, tuple(lines), vocabulary)
+
+
+class CaseIndex:
+    """Records indexed by the words of their evidence lines.
+
+    Every store searched is one index, so a word's rarity is judged against all
+    the records a run is compared with (a team's ten records alone would make
+    every word look rare). Each record keeps the name of its store.
+    """
+
+    def __init__(self, stores: Iterable[tuple[str, Iterable[CaseRecord]]]) -> None:
+        self.entries = [_entry(record, store) for store, records in stores for record in records]
+        postings: dict[str, list[int]] = defaultdict(list)
+        for number, entry in enumerate(self.entries):
+            for word in entry.vocabulary:
+                postings[word].append(number)
+        self.postings = dict(postings)
+        total = len(self.entries)
+        self.idf = {word: math.log(1 + total / len(ids)) for word, ids in postings.items()}
+        most = max(RARE_MIN_RECORDS, RARE_SHARE * total)
+        self.rare = frozenset(word for word, ids in postings.items() if len(ids) <= most)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def _mass(self, found: Iterable[str]) -> float:
+        return sum(self.idf.get(word, 0.0) for word in found)
+
+    def search(self, query: Sequence[frozenset[str]], limit: int) -> list[Scored]:
+        """The `limit` records most similar to evidence lines given as word sets."""
+        seen = frozenset().union(*query) if query else frozenset()
+        shared_rare: dict[int, float] = defaultdict(float)
+        for word in seen & self.rare:
+            for number in self.postings[word]:
+                shared_rare[number] += self.idf[word]
+        picked = sorted(shared_rare, key=lambda n: -shared_rare[n])[:CANDIDATES]
+        scored = [self._scored(number, query) for number in picked]
+        scored.sort(key=lambda s: (-s.similarity, s.record.id))
+        return [s for s in scored if s.similarity > 0][:limit]
+
+    def _scored(self, number: int, query: Sequence[frozenset[str]]) -> Scored:
+        """Line-by-line coverage of the record by the run, times its rare-word specificity."""
+        entry = self.entries[number]
+        total = covered = rare = 0.0
+        matched: list[str] = []
+        used: list[int] = []
+        for raw, line_words in entry.lines:
+            weight = self._mass(line_words)
+            best = max(range(len(query)), key=lambda i: self._mass(line_words & query[i]))
+            shared = line_words & query[best]
+            total += weight
+            covered += self._mass(shared)
+            rare = max(rare, self._mass(shared & self.rare))
+            if weight and self._mass(shared) / weight >= LINE_MATCH:
+                matched.append(raw)
+                used.append(best)
+        share = covered / total if total else 0.0
+        similarity = share * min(1.0, rare / SPECIFIC_WEIGHT)
+        return Scored(
+            entry.record,
+            entry.store,
+            round(similarity, 4),
+            tuple(matched),
+            tuple(dict.fromkeys(used)),
+        )

@@ -1,0 +1,102 @@
+"""Error lines reduced to the words that identify a failure.
+
+Two reports of one bug differ in numbers, paths, addresses, tensor sizes and
+rank ids, and agree in exception types, API names, framework words and the
+message's wording. So a line becomes the set of its identifier-like words
+(lowercased; a path keeps only its file name), and numbers, hex addresses and
+the most common English words are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
+# A directory prefix of a path: what varies between machines, unlike the file name.
+_DIRECTORIES = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~+-]*[/\\])+")
+# Identifier-like words: start with a letter, may hold digits and underscores
+# (`bf16`, `sm_121`, `zero_grad`); dotted names split into their parts.
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+# Words too common in English and in every log to tell two failures apart.
+STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "may",
+        "might",
+        "more",
+        "most",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "should",
+        "so",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "those",
+        "to",
+        "too",
+        "try",
+        "was",
+        "we",
+        "were",
+        "when",
+        "which",
+        "while",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "line",
+        "file",
+        "self",
+        "py",
+    )
+)
+MIN_WORD = 2
+
+
+def words(text: str) -> frozenset[str]:
+    """The identifying words of one line of evidence."""
+    text = _DIRECTORIES.sub("", _HEX.sub(" ", text))
+    return frozenset(
+        word
+        for word in (w.lower() for w in _WORD.findall(text))
+        if len(word) >= MIN_WORD and word not in STOPWORDS
+    )

@@ -1,0 +1,95 @@
+"""Confirmed failures from the case memory, turned into hypotheses.
+
+A close match to a thread that no shown page covers becomes a hypothesis of its
+own, with the thread's confirmed cause and fix, the thread as its citation and
+the run's lines that matched as its evidence. A thread filed under a page that
+is already shown adds no weight to it: a look-alike error (an autograd anomaly
+message, an NCCL timeout) is printed by several causes, and a family page raised
+by its threads outranked the specific page on the case suite. Either way the
+report lists the thread under "Similar Confirmed Failures".
+"""
+
+from __future__ import annotations
+
+from trainwreck.cases.records import thread_label
+from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
+
+# A record this similar to the run is a candidate cause, not just a pointer: most of
+# its rare identifying words (after the specificity discount) are in the run's evidence.
+CLOSE_SIMILARITY = 0.55
+# A case hypothesis's score is its similarity times this: a close thread ranks above a
+# page backed by family-level evidence (scores ~0.3-0.5) and below a page whose own
+# specific signature matched (0.8 and up).
+CASE_SCORE = 0.8
+TITLE_CHARS = 120
+
+
+def _title(case: SimilarCase) -> str:
+    """The thread and its cause's first sentence, cut at a clause when it is long."""
+    first = case.cause.split(". ")[0].rstrip(".")
+    if len(first) > TITLE_CHARS:
+        cut = first[:TITLE_CHARS]
+        clause = max(cut.rfind(", "), cut.rfind("; "))
+        first = cut[:clause] if clause > TITLE_CHARS // 2 else cut.rsplit(" ", 1)[0] + "..."
+    return f"Same failure as {thread_label(case.source)}: {first}"
+
+
+def _why(case: SimilarCase) -> str:
+    """Always Low for now: how often a close thread names the cause is not measured yet.
+
+    A look-alike error (an NCCL watchdog line, an fp16 overflow) is printed by
+    several causes, so similarity alone does not earn Medium.
+    """
+    return (
+        f"a guess: a confirmed failure ({thread_label(case.source)}, cause confirmed by: "
+        f"{case.confirmed_by}) matches your evidence at {case.similarity:.0%} on "
+        f"{len(case.lines)} of its lines; a look-alike error can have another cause"
+    )
+
+
+def case_hypothesis(case: SimilarCase) -> Hypothesis:
+    """A hypothesis whose cause, fix and citation are a confirmed thread's."""
+    return Hypothesis(
+        id=f"case:{case.id}",
+        title=_title(case),
+        category=case.category,
+        frameworks=tuple(case.frameworks),
+        root_cause=case.cause,
+        mechanism="",
+        confidence="low",
+        score=round(min(1.0, CASE_SCORE * case.similarity), 4),
+        citations=(
+            Citation(
+                page=f"case:{case.id}",
+                url=case.source if case.source.startswith(("https://", "http://")) else None,
+                detail=f"where the cause was confirmed ({case.confirmed_by}): {case.source}",
+            ),
+            *(
+                (Citation(page=f"case:{case.id}", url=case.fix_url, detail="the fix"),)
+                if case.fix_url
+                else ()
+            ),
+        ),
+        evidence=case.matched,
+        fixes=(Fix(action=case.fix),) if case.fix else (),
+        discriminator=(
+            "Compare your error with the thread's lines: "
+            + " | ".join(case.lines[:2] or ("(see the thread)",))
+        ),
+        discriminator_cost="minutes",
+        why_confidence=_why(case),
+    )
+
+
+def with_cases(
+    hypotheses: list[Hypothesis], similar: tuple[SimilarCase, ...], limit: int
+) -> list[Hypothesis]:
+    """The page hypotheses with each close unfiled case added, best score first."""
+    shown = {h.id for h in hypotheses}
+    extra = [
+        case_hypothesis(case)
+        for case in similar
+        if case.similarity >= CLOSE_SIMILARITY and (case.page is None or case.page not in shown)
+    ]
+    merged = sorted([*hypotheses, *extra], key=lambda h: -h.score)
+    return merged[:limit]
