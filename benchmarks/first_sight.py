@@ -37,9 +37,11 @@ def _case_meta(folder: Path) -> dict[str, Any]:
     return meta
 
 
-def _diagnose(folder: Path, meta: dict[str, Any], tree: Path) -> dict[str, Any]:
+def _diagnose(folder: Path, meta: dict[str, Any], tree: Path, cases: bool) -> dict[str, Any]:
     inputs = [str(folder / name) for name in meta.get("inputs") or []]
     command = [sys.executable, "-m", "trainwreck", "diagnose", "--format", "json", *inputs]
+    if not cases:
+        command.append("--no-cases")
     if meta.get("symptoms"):
         command += ["--symptoms", str(meta["symptoms"]).strip()]
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
@@ -60,7 +62,7 @@ def _diagnose(folder: Path, meta: dict[str, Any], tree: Path) -> dict[str, Any]:
     }
 
 
-def answers(batch: Path, tree: Path) -> list[dict[str, Any]]:
+def answers(batch: Path, tree: Path, cases: bool = True) -> list[dict[str, Any]]:
     """Each case's confirmed cause beside the tool's top hypotheses."""
     sheet = []
     for folder in sorted(p for p in batch.iterdir() if (p / "case.yaml").is_file()):
@@ -71,7 +73,7 @@ def answers(batch: Path, tree: Path) -> list[dict[str, Any]]:
                 "category": meta["category"],
                 "symptoms": meta.get("symptoms"),
                 "confirmed_cause": " ".join(str(meta["confirmed_cause"]).split()),
-                **_diagnose(folder, meta, tree),
+                **_diagnose(folder, meta, tree, cases),
             }
         )
     return sheet
@@ -126,12 +128,15 @@ def main() -> None:
     run.add_argument("batch", type=Path)
     run.add_argument("-o", "--output", type=Path, required=True)
     run.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
+    run.add_argument(
+        "--no-cases", action="store_true", help="diagnose without the case memory (issue 17)"
+    )
     rate = sub.add_parser("score")
     rate.add_argument("answers", type=Path)
     rate.add_argument("judgments", type=Path)
     args = parser.parse_args()
     if args.command == "answers":
-        sheet = answers(args.batch, args.tree.resolve())
+        sheet = answers(args.batch, args.tree.resolve(), cases=not args.no_cases)
         args.output.write_text(json.dumps(sheet, indent=1) + "\n", encoding="utf-8")
         print(f"{len(sheet)} cases -> {args.output}")
     else:
