@@ -119,10 +119,10 @@ def _first(evidence: Evidence) -> Missing | None:
 def _title(missing: Missing, installed: str | None) -> str:
     release = f"{missing.package} {installed}" if installed else f"the installed {missing.package}"
     if missing.kind == "keyword":
+        caller = f"{missing.package}{f' {installed}' if installed else ''}"
         return (
-            f"{missing.package}{f' {installed}' if installed else ''} passes "
-            f"'{missing.symbol}' to {missing.module}(), which the installed release of that "
-            "dependency does not accept: the two packages come from different releases"
+            f"{caller} calls {missing.module}() with '{missing.symbol}', which that function "
+            f"does not accept: one side was written for another release of the other"
         )
     if missing.kind == "flag":
         return (
