@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from trainwreck.analyzers import (
     allocation,
+    api_drift,
     code,
     cuda_oom,
     curves,
@@ -43,6 +44,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     allocation.analyze,
     loss_constants.analyze,
     version_change.analyze,
+    api_drift.analyze,
     code.analyze,
 )
 KEEP: tuple[str, ...] = (
