@@ -40,3 +40,8 @@ def test_the_user_words_name_a_framework_and_a_phase() -> None:
 
 def test_a_cuda_oom_run_is_on_cuda() -> None:
     assert _context_of("alpaca-llama7b-fsdp-v100-223").hardware == "cuda"
+
+
+def test_nccl_is_seen_inside_process_group_names() -> None:
+    """This log names NCCL only inside `ProcessGroupNCCL.cpp` and `WorkNCCL(...)`."""
+    assert "nccl" in _context_of("automodel-ckpt-barrier-timeout-1038").frameworks

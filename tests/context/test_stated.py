@@ -48,6 +48,8 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("GPU memory grows every iteration until it is killed", "oom"),
         ("loss spikes and then becomes NaN", "nan_inf"),  # tie: the class read first wins
         ("segfault in the dataloader worker", "crash"),
+        ("GPU memory overflow when training with batch 32", "oom"),  # not a numeric overflow
+        ("fp16 overflow in the attention scores", "nan_inf"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str) -> None:

@@ -35,7 +35,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "flash-attn": re.compile(r"flash[_-]attn|flash_attention_2|FlashAttention", re.I),
     "lightning": re.compile(r"lightning|LightningModule|\bpl\.Trainer", re.I),
     "jax": re.compile(r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError"),
-    "nccl": re.compile(r"\bnccl\b", re.I),
+    # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
+    "nccl": re.compile(r"nccl", re.I),
     "cuda": re.compile(r"\bcuda\b|\bcudnn\b|\bcublas\b|nvidia-smi|\bnvcc\b", re.I),
     "xformers": re.compile(r"xformers", re.I),
     "apex": re.compile(r"\bapex\b"),

@@ -22,7 +22,10 @@ from trainwreck.model import Category, ExceptionRecord, StatedClass
 _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "nan_inf",
-        re.compile(r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|\boverflow(?:s|ed)?\b"),
+        # "memory overflow" is a user's word for an OOM, not a numeric overflow
+        re.compile(
+            r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|(?<!memory )\boverflow(?:s|ed)?\b"
+        ),
     ),
     (
         "divergence",
@@ -41,7 +44,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"out of memory|\boom\b|oom[- ]?kill\w*|memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
-            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|"
+            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
             r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),

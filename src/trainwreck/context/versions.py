@@ -22,12 +22,14 @@ _PACKAGES = (
 )
 _VERSION = r"v?(?P<ver>\d+(?:\.\d+)+(?:[.+\-]?(?:post|dev|rc|a|b|cu)\d*)*)"
 _PKG_VERSION = rf"{_PACKAGES}(?:[ =:@]|==)*\s*{_VERSION}"
+# Whole words only: "fine-tuning with deepspeed 0.14.0" says nothing about which side works.
 _GOOD_WORDS = (
-    r"(?:works?|worked|working|fine|ok|okay|good|no (?:issue|problem)s?|succeed\w*|passes)"
+    r"(?<![\w-])(?:works?|worked|working|fine|ok|okay|good|no (?:issue|problem)s?|succeed\w*|"
+    r"passes)(?![\w-])"
 )
 _BAD_WORDS = (
-    r"(?:fails?|failed|failing|broken|breaks|broke|errors?|crash\w*|hangs?|nans?|regress\w*|"
-    r"does ?n[o']t work|not work\w*|slower|wrong|ooms?|diverg\w*|stuck)"
+    r"(?<![\w-])(?:fails?|failed|failing|broken|breaks|broke|errors?|crash\w*|hangs?|nans?|"
+    r"regress\w*|does ?n[o']t work|not work\w*|slower|wrong|ooms?|diverg\w*|stuck)(?![\w-])"
 )
 # (role, regex): role says which side of the change the named version is on.
 _NEW = _VERSION.replace("ver", "new")
