@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from trainwreck import __version__
+from trainwreck import cli_cases as case_commands
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError
@@ -95,7 +96,8 @@ def cli() -> None:
 @click.option(
     "--no-cases",
     is_flag=True,
-    help="Do not search the case memory (confirmed failures from public threads).",
+    help="Do not search the case memory (confirmed failures from public threads, and the "
+    "team's store that `trainwreck learn` fills).",
 )
 def diagnose(
     paths: tuple[str, ...],
@@ -123,6 +125,7 @@ def diagnose(
       trainwreck diagnose train.log --script verify.py && python verify.py
     """
     from trainwreck.cases import load_memory
+    from trainwreck.cases.local import default_path, read
     from trainwreck.diagnose import examine
     from trainwreck.report import render
 
@@ -140,7 +143,7 @@ def diagnose(
             env_files=env_files,
             model_config_files=model_config_files,
             stdin=sys.stdin.buffer,
-            cases=load_memory(bundled=not no_cases),
+            cases=load_memory(() if no_cases else read(default_path()), bundled=not no_cases),
         )
     if patch_dir:
         _write_patch(diagnosis, Path(patch_dir), force)
@@ -284,6 +287,8 @@ for _command in (
     tool_commands.check,
     tool_commands.env_command,
     tool_commands.curves,
+    case_commands.learn,
+    case_commands.cases,
     mcp_command,
 ):
     cli.add_command(_command)

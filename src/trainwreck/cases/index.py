@@ -92,19 +92,25 @@ class CaseIndex:
     def _mass(self, found: Iterable[str]) -> float:
         return sum(self.idf.get(word, 0.0) for word in found)
 
-    def search(self, query: Sequence[frozenset[str]], limit: int) -> list[Scored]:
-        """The `limit` records most similar to evidence lines given as word sets."""
+    def search(
+        self, query: Sequence[frozenset[str]], limit: int, *, specific: bool = True
+    ) -> list[Scored]:
+        """The `limit` records most similar to evidence lines given as word sets.
+
+        Without `specific` (a person searching by words), the rare-word discount
+        is left out: records are ranked by the share of their lines' weight found.
+        """
         seen = frozenset().union(*query) if query else frozenset()
-        shared_rare: dict[int, float] = defaultdict(float)
-        for word in seen & self.rare:
-            for number in self.postings[word]:
-                shared_rare[number] += self.idf[word]
-        picked = sorted(shared_rare, key=lambda n: -shared_rare[n])[:CANDIDATES]
-        scored = [self._scored(number, query) for number in picked]
+        shared: dict[int, float] = defaultdict(float)
+        for word in seen & self.rare if specific else seen:
+            for number in self.postings.get(word, ()):
+                shared[number] += self.idf[word]
+        picked = sorted(shared, key=lambda n: -shared[n])[:CANDIDATES]
+        scored = [self._scored(number, query, specific) for number in picked]
         scored.sort(key=lambda s: (-s.similarity, s.record.id))
         return [s for s in scored if s.similarity > 0][:limit]
 
-    def _scored(self, number: int, query: Sequence[frozenset[str]]) -> Scored:
+    def _scored(self, number: int, query: Sequence[frozenset[str]], specific: bool) -> Scored:
         """Line-by-line coverage of the record by the run, times its rare-word specificity."""
         entry = self.entries[number]
         total = covered = rare = 0.0
@@ -121,7 +127,7 @@ class CaseIndex:
                 matched.append(raw)
                 used.append(best)
         share = covered / total if total else 0.0
-        similarity = share * min(1.0, rare / SPECIFIC_WEIGHT)
+        similarity = share * min(1.0, rare / SPECIFIC_WEIGHT) if specific else share
         return Scored(
             entry.record,
             entry.store,

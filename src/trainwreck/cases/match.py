@@ -101,18 +101,28 @@ def _similar_case(scored: Scored, similarity: float, refs: list[SourceRef]) -> S
 
 
 def similar(
-    memory: CaseMemory, evidence: Evidence, context: RunContext, limit: int = MAX_SHOWN
+    memory: CaseMemory,
+    evidence: Evidence,
+    context: RunContext,
+    limit: int = MAX_SHOWN,
+    *,
+    specific: bool = True,
 ) -> tuple[SimilarCase, ...]:
-    """The closest confirmed failures at or above SHOW_SIMILARITY, closest first."""
+    """The closest confirmed failures, closest first.
+
+    A diagnosis shows those at SHOW_SIMILARITY or more that share rare words;
+    a search by words (`specific=False`) ranks every record sharing any.
+    """
+    threshold = SHOW_SIMILARITY if specific else 0.0
     pairs = query_lines(evidence)
     if not pairs:
         return ()
     refs = [ref for ref, _ in pairs]
     query = [found for _, found in pairs]
     found = []
-    for scored in memory.index.search(query, CANDIDATES):
+    for scored in memory.index.search(query, max(CANDIDATES, limit), specific=specific):
         similarity = scored.similarity * _context_factor(scored.record, context)
-        if similarity >= SHOW_SIMILARITY:
+        if similarity >= threshold:
             found.append(_similar_case(scored, similarity, refs))
     found.sort(key=lambda case: (-case.similarity, case.id))
     return tuple(found[:limit])

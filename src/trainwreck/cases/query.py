@@ -23,28 +23,32 @@ ERRORISH = re.compile(
 MAX_QUERY_LINES = 400  # a log with more error lines repeats itself
 
 
-def query_lines(evidence: Evidence) -> list[tuple[SourceRef, frozenset[str]]]:
-    """The run's evidence lines (where each is) with their words."""
-    refs: list[SourceRef] = []
-    for record in evidence.exceptions:
-        refs.append(
-            SourceRef(
-                source=record.source, line=record.line, text=f"{record.type}: {record.message}"
-            )
-        )
-        refs.extend(
-            SourceRef(
-                source=record.source,
-                line=record.line,
-                text=f"{frame.file} {frame.function or ''} {frame.code or ''}",
-            )
-            for frame in record.frames
-        )
+def error_lines(evidence: Evidence) -> list[SourceRef]:
+    """Each exception's "Type: message" and the retained lines that read like an error."""
+    refs = [
+        SourceRef(source=r.source, line=r.line, text=f"{r.type}: {r.message}")
+        for r in evidence.exceptions
+    ]
     refs.extend(
         SourceRef(source=line.source, line=line.line, text=line.text)
         for line in evidence.lines
         if line.role != "advice" and ERRORISH.search(line.text)
     )
+    return refs
+
+
+def query_lines(evidence: Evidence) -> list[tuple[SourceRef, frozenset[str]]]:
+    """The run's evidence lines (where each is) with their words: errors, frames, statement."""
+    frames = [
+        SourceRef(
+            source=record.source,
+            line=record.line,
+            text=f"{frame.file} {frame.function or ''} {frame.code or ''}",
+        )
+        for record in evidence.exceptions
+        for frame in record.frames
+    ]
+    refs = [*error_lines(evidence), *frames]
     if evidence.symptoms:
         refs.append(SourceRef(source="symptoms", text=evidence.symptoms))
     pairs = ((ref, words(ref.text)) for ref in refs[:MAX_QUERY_LINES])
