@@ -1,0 +1,43 @@
+"""code.grad_through_singular_point: autodiff through sqrt/norm at 0 or a where's untaken branch."""
+
+from __future__ import annotations
+
+from code_helpers import BATCH_1, ROOT, file_findings, fires
+
+ID = "code.grad_through_singular_point"
+BATCH_2 = ROOT / "benchmarks" / "first_sight" / "batch-2"
+
+
+def test_fires_on_the_squared_norm_of_the_batch_1_jax_report() -> None:
+    finding = file_findings(BATCH_1 / "jax-norm-grad-nan-at-zero-4177" / "snippet.py")[ID]
+    assert (finding.values["line"], finding.values["operation"]) == (8, "norm(...) ** power")
+
+
+def test_fires_on_sqrt_in_the_untaken_branch_of_the_batch_2_jax_report() -> None:
+    finding = file_findings(BATCH_2 / "jax-where-sqrt-grad-nan-5798" / "snippet.py")[ID]
+    assert (finding.values["line"], finding.values["branch"]) == (1, "np.sqrt(x)")
+
+
+def test_fires_on_torch_where_with_a_sqrt_branch() -> None:
+    assert fires("y = torch.where(m, x.sqrt(), 0.0)\ny.sum().backward()", ID)
+    assert fires("loss = torch.where(d > 0, torch.log(d), d).sum()\nloss.backward()", ID)
+
+
+def test_quiet_with_the_double_where_trick() -> None:
+    for source in (
+        "f = lambda x: jnp.where(x < 1, x, jnp.sqrt(jnp.where(x < 1, 1.0, x)))\ng = grad(f)",
+        "y = torch.where(m, torch.where(m, x, 1.0).sqrt(), 0.0)\ny.sum().backward()",
+    ):
+        assert not fires(source, ID), source
+
+
+def test_quiet_without_differentiation_and_on_torch_norms() -> None:
+    # Forward values are finite; torch's norm returns the subgradient 0 at 0.
+    assert not fires("y = jnp.where(x < 1, x, jnp.sqrt(x))\nprint(y)", ID)
+    assert not fires("n = jnp.linalg.norm(x) ** 2\nprint(n)", ID)
+    assert not fires("loss = torch.linalg.norm(x) ** 2\nloss.backward()", ID)
+    assert not fires("loss = x.norm() ** 2\nloss.backward()", ID)
+
+
+def test_quiet_on_a_sum_of_squares() -> None:
+    assert not fires("f = lambda x: jnp.sum(x ** 2)\ng = grad(f)", ID)
