@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from trainwreck.diagnose import examine
+from trainwreck.kb.cases import diagnose_folder
 from trainwreck.model import Diagnosis, Finding
 
 ROOT = Path(__file__).parent.parent.parent
@@ -16,21 +15,12 @@ CASES = ROOT / "tests" / "cases"
 
 def first_sight(name: str) -> Diagnosis:
     """A batch-1 case diagnosed as the benchmark does: its listed inputs and its symptoms."""
-    folder = BATCH_1 / name
-    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
-    inputs = [str(folder / item) for item in meta.get("inputs") or ["train.log"]]
-    return examine(inputs, symptoms=meta.get("symptoms"))[1]
+    return diagnose_folder(BATCH_1 / name)
 
 
 def case(name: str) -> Diagnosis:
     """A tests/cases case diagnosed on its listed inputs (else every evidence file)."""
-    folder = CASES / name
-    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
-    skip = {"case.yaml", "expected.md", "expected.json", "repro.py"}
-    listed = meta.get("inputs")
-    inputs = [folder / item for item in listed] if listed else sorted(folder.iterdir())
-    paths = [str(path) for path in inputs if path.name not in skip]
-    return examine(paths, symptoms=meta.get("symptoms"))[1]
+    return diagnose_folder(CASES / name)
 
 
 def logged(

@@ -9,18 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from trainwreck.diagnose import diagnose
+from trainwreck.kb.cases import diagnose_folder
 from trainwreck.model import Diagnosis
 
 BATCH = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight" / "batch-1"
 
 
 def _diagnosed(case: str) -> Diagnosis:
-    meta = yaml.safe_load((BATCH / case / "case.yaml").read_text(encoding="utf-8"))
-    inputs = [str(BATCH / case / name) for name in meta["inputs"]]
-    return diagnose(inputs, symptoms=meta.get("symptoms"))
+    return diagnose_folder(BATCH / case)
 
 
 def test_one_based_labels_are_named_first() -> None:

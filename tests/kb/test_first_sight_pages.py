@@ -12,19 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from trainwreck import diagnose
+from trainwreck.kb.cases import diagnose_folder
 from trainwreck.model import Diagnosis
 
 BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-1"
 
 
 def _case(name: str) -> Diagnosis:
-    folder = BATCH / name
-    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
-    symptoms = str(meta.get("symptoms") or "").strip() or None
-    return diagnose([str(folder / item) for item in meta["inputs"]], symptoms=symptoms)
+    return diagnose_folder(BATCH / name)
 
 
 def _log(tmp_path: Path, *lines: str) -> Diagnosis:

@@ -71,13 +71,32 @@ def load_symptom_queries(directory: Path) -> list[tuple[str, str]]:
 
 
 def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
-    """Run the real pipeline on the case's evidence and symptoms.
+    """Run the real pipeline on the case's evidence and symptoms, as a new failure."""
+    return diagnose_unseen(case.inputs, case.symptoms, case.source, kb)
 
-    The case memory holds every case's own thread; it is left out, so a case
-    is diagnosed as a new failure would be, not recognised.
+
+def diagnose_folder(directory: Path, kb: KnowledgeBase | None = None) -> Diagnosis:
+    """Any case folder (the suite's or a first-sight batch's) diagnosed as a new failure."""
+    meta = yaml.safe_load((directory / CASE_FILE).read_text(encoding="utf-8"))
+    listed = meta.get("inputs")
+    inputs = (
+        tuple(directory / name for name in listed)
+        if listed
+        else tuple(sorted(p for p in directory.iterdir() if p.name not in _NOT_EVIDENCE))
+    )
+    return diagnose_unseen(inputs, meta.get("symptoms"), meta["source"], kb)
+
+
+def diagnose_unseen(
+    inputs: tuple[Path, ...], symptoms: str | None, source: str, kb: KnowledgeBase | None
+) -> Diagnosis:
+    """The pipeline with the case memory minus the case's own thread.
+
+    The case memory holds every case folder's thread; a case must be diagnosed
+    as a new failure would be, not recognised.
     """
     from trainwreck.cases import load_memory  # the pipeline imports the KB: import late
     from trainwreck.diagnose import diagnose
 
-    memory = load_memory(exclude=(case.source,))
-    return diagnose([str(p) for p in case.inputs], symptoms=case.symptoms, kb=kb, cases=memory)
+    memory = load_memory(exclude=(source,))
+    return diagnose([str(p) for p in inputs], symptoms=symptoms, kb=kb, cases=memory)
