@@ -140,3 +140,21 @@ def test_a_key_is_matched_as_a_word_not_inside_another() -> None:
     assert _touched("set eps=1e-6, still NaN", {"eps"})
     assert not _touched("trained for fewer steps, still NaN", {"eps"})
     assert _touched("raised warmup_ratio, still NaN", {"warmup_steps"})
+
+
+def test_search_knowledge_lists_confirmed_cases_and_get_page_opens_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The case memory beside the pages: the peft target-modules threads for that error."""
+    monkeypatch.setenv("TRAINWRECK_CASES", str(tmp_path / "none.sqlite"))
+    found = answers.search_knowledge(
+        "ValueError: Target modules ['q_proj', 'v_proj'] not found in the base model"
+    )
+    ids = [case["id"] for case in found.data["cases"]]
+    assert "peft-target-modules-baichuan-43" in ids
+    assert "[case:peft-target-modules-baichuan-43]" in found.markdown
+    opened = answers.get_page("case:peft-target-modules-baichuan-43")
+    assert opened.data["store"] == "bundled"
+    assert "W_pack" in opened.markdown and "https://github.com/" in opened.markdown
+    with pytest.raises(ToolInputError):
+        answers.get_page("case:no-such-case")

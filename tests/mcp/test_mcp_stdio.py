@@ -44,6 +44,9 @@ def _without_input_names(report: dict[str, Any]) -> dict[str, Any]:
     for hypothesis in clean["hypotheses"]:
         for line in hypothesis["evidence"]:
             line.pop("source")
+    for case in clean.get("similar_cases", []):
+        for line in case["matched"]:
+            line.pop("source")
     for item in clean.get("inputs", []):
         item.pop("path")
         item.pop("size_bytes", None)

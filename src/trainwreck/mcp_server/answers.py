@@ -18,6 +18,7 @@ from trainwreck.mcp_server.inputs import Policy, ToolInputError, log_stream, tex
 from trainwreck.model import Diagnosis
 
 SEARCH_LIMIT = 8
+CASE_LIMIT = 5  # confirmed threads listed beside the pages
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def _diagnose(
 
 
 def search_knowledge(query: str, context: str | None = None) -> Answer:
-    """Pages ranked by relevance, each with its root cause and what each source establishes."""
+    """Pages ranked by relevance, then confirmed real failures whose errors resemble the query."""
     from trainwreck.kb import load
     from trainwreck.kb.search import search
 
@@ -63,9 +64,7 @@ def search_knowledge(query: str, context: str | None = None) -> Answer:
         filter(None, (text_argument("query", query), text_argument("context", context)))
     )
     hits = search(load(), text, SEARCH_LIMIT)
-    if not hits:
-        return Answer(f"No knowledge-base page matches {query!r}.", {"query": text, "pages": []})
-    lines = [f"Knowledge-base pages for {query!r}, best first:", ""]
+    lines = [f"Knowledge-base pages for {query!r}, best first:", ""] if hits else []
     pages = []
     for number, hit in enumerate(hits, 1):
         page = hit.pattern
@@ -84,19 +83,66 @@ def search_knowledge(query: str, context: str | None = None) -> Answer:
                 "facts": [{"url": c.url, "establishes": c.detail.strip()} for c in page.citations],
             }
         )
-    lines += ["", "Call get_page with an id for the mechanism, fixes and discriminating check."]
-    return Answer("\n".join(lines), {"query": text, "pages": pages})
+    cases = _similar_cases(text)
+    if cases:
+        lines += ["", "Confirmed real failures with similar errors (the case memory):", ""]
+        lines += [
+            f"- [case:{c['id']}] ({c['category']}, similarity {c['similarity']:.2f}, "
+            f"{c['store']}) {c['cause']} [source]({c['source']})"
+            for c in cases
+        ]
+    if not lines:
+        return Answer(
+            f"No knowledge-base page or confirmed case matches {query!r}.",
+            {"query": text, "pages": [], "cases": []},
+        )
+    lines += ["", "Call get_page with an id (kb:<id> or case:<id>) to open it in full."]
+    return Answer("\n".join(lines), {"query": text, "pages": pages, "cases": cases})
+
+
+def _similar_cases(text: str) -> list[dict[str, Any]]:
+    from trainwreck.cases import load_memory, similar
+    from trainwreck.cases.local import default_path, read
+    from trainwreck.model import Evidence, RunContext
+
+    memory = load_memory(read(default_path()))
+    found = similar(memory, Evidence(symptoms=text), RunContext(), CASE_LIMIT, specific=False)
+    return [case.model_dump(mode="json", exclude={"matched"}) for case in found]
 
 
 def get_page(page_id: str) -> Answer:
-    """One page in full, as `trainwreck kb show` prints it."""
+    """One page in full, as `trainwreck kb show` prints it, or one confirmed case."""
     from trainwreck.kb import load
     from trainwreck.kb.page import to_markdown
 
-    pattern = load().get(page_id.strip())
+    wanted = page_id.strip()
+    if wanted.startswith("case:"):
+        return _case(wanted.removeprefix("case:"))
+    pattern = load().get(wanted)
     if pattern is None:
         raise ToolInputError(f"no knowledge-base page {page_id!r}; find ids with search_knowledge")
     return Answer(to_markdown(pattern), pattern.model_dump(mode="json"))
+
+
+def _case(case_id: str) -> Answer:
+    """A case-memory record: its evidence lines, confirmed cause, fix and sources."""
+    from trainwreck.cases.local import default_path, read
+    from trainwreck.cases.match import bundled_records
+
+    stores = (("bundled", bundled_records()), ("local", read(default_path())))
+    for store, records in stores:
+        for record in records:
+            if record.id == case_id:
+                links = " ".join(f"[source]({u})" for u in (record.source, record.fix_url) if u)
+                evidence = "\n".join(f"    {line}" for line in record.evidence.splitlines())
+                text = (
+                    f"# case:{record.id} ({record.category}, {store} store)\n\n"
+                    f"**Cause** (confirmed by: {record.confirmed_by}): {record.cause} {links}\n\n"
+                    + (f"**Fix:** {record.fix}\n\n" if record.fix else "")
+                    + f"**Evidence lines:**\n\n{evidence}\n"
+                )
+                return Answer(text, {**record.model_dump(mode="json"), "store": store})
+    raise ToolInputError(f"no case {case_id!r}; find ids with search_knowledge")
 
 
 def query_priors(query: str, framework_versions: Mapping[str, str] | None = None) -> Answer:

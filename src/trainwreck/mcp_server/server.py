@@ -126,7 +126,8 @@ def build(policy: Policy) -> MCPServer[Any]:
     ) -> CallToolResult:
         """Search the knowledge base of documented ML failure patterns. Returns pages ranked by
         relevance, each with its root cause and, per source, the specific fact that source
-        establishes.
+        establishes; then confirmed real failures (public threads, the team's store) whose
+        error lines resemble the query, each with its confirmed cause and thread.
 
         Call this when the user asks about a failure mode or an error message without logs to
         diagnose, or to find the page id to open with get_page.
@@ -136,13 +137,18 @@ def build(policy: Policy) -> MCPServer[Any]:
     @server.tool(annotations=READ_ONLY)
     def get_page(
         page_id: Annotated[
-            str, Field(description="A page id as in [kb:<id>], with or without 'kb:'.")
+            str,
+            Field(
+                description="A page id as in [kb:<id>] (with or without 'kb:'), or a confirmed "
+                "case as case:<id>."
+            ),
         ],
     ) -> CallToolResult:
         """Open one knowledge-base page in full: root cause, mechanism, every fix with exact
         config keys, the discriminating check and its cost, affected versions, sources, and real
-        cases. Call this after diagnose_failure or search_knowledge names a page you need to
-        explain or act on.
+        cases. A case:<id> opens a confirmed real failure: its error lines, cause, fix and thread.
+        Call this after diagnose_failure or search_knowledge names a page you need to explain
+        or act on.
         """
         return _result(answers.get_page, page_id)
 
