@@ -70,7 +70,7 @@ def test_a_word_is_rare_up_to_the_minimum_count_in_a_small_store(holders: int) -
     index = CaseIndex(
         [("bundled", [*(record(f"r{i}", "zerothree stage") for i in range(holders)), *filler(50)])]
     )
-    assert ("zerothree" in index.rare) == (holders <= RARE_MIN_RECORDS)
+    assert ("zerothree" in index.weights.rare) == (holders <= RARE_MIN_RECORDS)
 
 
 def test_specificity_discount_grows_with_the_rare_words_shared_until_it_saturates() -> None:
@@ -106,3 +106,17 @@ def test_words_scattered_over_several_run_lines_do_not_assemble_a_record_line() 
     scattered = index.search([frozenset([w]) for w in line.split()], 1)[0].similarity
     assert together == pytest.approx(1.0)
     assert scattered < together / 2
+
+
+def test_a_left_out_thread_weighs_as_if_it_had_never_been_indexed() -> None:
+    """Leave-one-out: the same weights as an index built without the thread."""
+    records = [record("peft", PEFT), record("peft2", PEFT.replace("q_proj", "wqkv")), *filler(300)]
+    run = [words(PEFT)]
+    left_out = CaseIndex([("bundled", records)]).search(
+        run, 3, exclude=frozenset({"example/peft#1"})
+    )
+    rebuilt = CaseIndex([("bundled", [r for r in records if r.id != "peft"])]).search(run, 3)
+    assert [(s.record.id, s.similarity) for s in left_out] == [
+        (s.record.id, s.similarity) for s in rebuilt
+    ]
+    assert all(s.record.id != "peft" for s in left_out)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from trainwreck.cases.normalize import words
-from trainwreck.cases.records import CaseRecord
+from trainwreck.cases.records import CaseRecord, thread_key
 
 # A word is rare when at most this share of the records holds it (and at least
 # RARE_MIN_RECORDS may): a bug's own API name or message fragment, shared by the few
@@ -66,12 +66,31 @@ def _entry(record: CaseRecord, store: str) -> _Entry:
     return _Entry(record, store, tuple(lines), vocabulary)
 
 
+@dataclass(frozen=True)
+class _Weights:
+    """Each word's weight (idf) and rarity, over the records a search may return."""
+
+    idf: Mapping[str, float]
+    rare: frozenset[str]
+
+    def mass(self, found: Iterable[str]) -> float:
+        return sum(self.idf.get(word, 0.0) for word in found)
+
+
+def _weights(counts: Mapping[str, int], total: int) -> _Weights:
+    most = max(RARE_MIN_RECORDS, RARE_SHARE * total)
+    idf = {word: math.log(1 + total / n) for word, n in counts.items() if n > 0}
+    return _Weights(idf, frozenset(word for word, n in counts.items() if 0 < n <= most))
+
+
 class CaseIndex:
     """Records indexed by the words of their evidence lines.
 
     Every store searched is one index, so a word's rarity is judged against all
     the records a run is compared with (a team's ten records alone would make
-    every word look rare). Each record keeps the name of its store.
+    every word look rare). Each record keeps the name of its store. A search can
+    leave threads out (a case evaluated against the others); the words' weights
+    are then counted without them, as if they had never been indexed.
     """
 
     def __init__(self, stores: Iterable[tuple[str, Iterable[CaseRecord]]]) -> None:
@@ -81,49 +100,68 @@ class CaseIndex:
             for word in entry.vocabulary:
                 postings[word].append(number)
         self.postings = dict(postings)
-        total = len(self.entries)
-        self.idf = {word: math.log(1 + total / len(ids)) for word, ids in postings.items()}
-        most = max(RARE_MIN_RECORDS, RARE_SHARE * total)
-        self.rare = frozenset(word for word, ids in postings.items() if len(ids) <= most)
+        self.counts = {word: len(ids) for word, ids in postings.items()}
+        self.weights = _weights(self.counts, len(self.entries))
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def _mass(self, found: Iterable[str]) -> float:
-        return sum(self.idf.get(word, 0.0) for word in found)
+    def _without(self, skipped: frozenset[int]) -> _Weights:
+        if not skipped:
+            return self.weights
+        counts = dict(self.counts)
+        for number in skipped:
+            for word in self.entries[number].vocabulary:
+                counts[word] -= 1
+        return _weights(counts, len(self.entries) - len(skipped))
 
     def search(
-        self, query: Sequence[frozenset[str]], limit: int, *, specific: bool = True
+        self,
+        query: Sequence[frozenset[str]],
+        limit: int,
+        *,
+        specific: bool = True,
+        exclude: frozenset[str] = frozenset(),
     ) -> list[Scored]:
         """The `limit` records most similar to evidence lines given as word sets.
 
-        Without `specific` (a person searching by words), the rare-word discount
-        is left out: records are ranked by the share of their lines' weight found.
+        `exclude` holds threads (`thread_key`) left out. Without `specific` (a
+        person searching by words), the rare-word discount is left out: records
+        are ranked by the share of their lines' weight found.
         """
+        skipped = frozenset(
+            n
+            for n, e in enumerate(self.entries)
+            if exclude and thread_key(e.record.source) in exclude
+        )
+        weights = self._without(skipped)
         seen = frozenset().union(*query) if query else frozenset()
         shared: dict[int, float] = defaultdict(float)
-        for word in seen & self.rare if specific else seen:
+        for word in seen & weights.rare if specific else seen:
             for number in self.postings.get(word, ()):
-                shared[number] += self.idf[word]
+                if number not in skipped:
+                    shared[number] += weights.idf.get(word, 0.0)
         picked = sorted(shared, key=lambda n: -shared[n])[:CANDIDATES]
-        scored = [self._scored(number, query, specific) for number in picked]
+        scored = [self._scored(number, query, weights, specific) for number in picked]
         scored.sort(key=lambda s: (-s.similarity, s.record.id))
         return [s for s in scored if s.similarity > 0][:limit]
 
-    def _scored(self, number: int, query: Sequence[frozenset[str]], specific: bool) -> Scored:
+    def _scored(
+        self, number: int, query: Sequence[frozenset[str]], weights: _Weights, specific: bool
+    ) -> Scored:
         """Line-by-line coverage of the record by the run, times its rare-word specificity."""
         entry = self.entries[number]
         total = covered = rare = 0.0
         matched: list[str] = []
         used: list[int] = []
         for raw, line_words in entry.lines:
-            weight = self._mass(line_words)
-            best = max(range(len(query)), key=lambda i: self._mass(line_words & query[i]))
+            weight = weights.mass(line_words)
+            best = max(range(len(query)), key=lambda i: weights.mass(line_words & query[i]))
             shared = line_words & query[best]
             total += weight
-            covered += self._mass(shared)
-            rare = max(rare, self._mass(shared & self.rare))
-            if weight and self._mass(shared) / weight >= LINE_MATCH:
+            covered += weights.mass(shared)
+            rare = max(rare, weights.mass(shared & weights.rare))
+            if weight and weights.mass(shared) / weight >= LINE_MATCH:
                 matched.append(raw)
                 used.append(best)
         share = covered / total if total else 0.0

@@ -30,9 +30,15 @@ UBIQUITOUS = frozenset({"pytorch", "cuda", "numpy", "python"})
 
 @dataclass(frozen=True)
 class CaseMemory:
-    """The records searched (the bundled store's and a team's local ones), indexed once."""
+    """The records searched (the bundled store's and a team's local ones), indexed once.
+
+    `exclude` holds threads (`thread_key`) a search leaves out: a case being
+    evaluated must not find itself (the index counts word weights without them,
+    which is cheaper than indexing the store again).
+    """
 
     index: CaseIndex
+    exclude: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.index)
@@ -45,9 +51,8 @@ def bundled_records() -> tuple[CaseRecord, ...]:
 
 
 @cache
-def _bundled_memory(exclude: frozenset[str]) -> CaseMemory:
-    kept = [r for r in bundled_records() if thread_key(r.source) not in exclude]
-    return CaseMemory(CaseIndex([("bundled", kept)]))
+def _bundled_index() -> CaseIndex:
+    return CaseIndex([("bundled", bundled_records())])
 
 
 def load_memory(
@@ -60,9 +65,9 @@ def load_memory(
     """
     skip = frozenset(thread_key(url) for url in exclude)
     if not local:
-        return _bundled_memory(skip) if bundled else CaseMemory(CaseIndex([]))
-    kept = [r for r in bundled_records() if thread_key(r.source) not in skip] if bundled else []
-    return CaseMemory(CaseIndex([("bundled", kept), ("local", local)]))
+        return CaseMemory(_bundled_index() if bundled else CaseIndex([]), skip)
+    kept = bundled_records() if bundled else ()
+    return CaseMemory(CaseIndex([("bundled", kept), ("local", local)]), skip)
 
 
 def _framework(package: str) -> str:
@@ -120,7 +125,8 @@ def similar(
     refs = [ref for ref, _ in pairs]
     query = [found for _, found in pairs]
     found = []
-    for scored in memory.index.search(query, max(CANDIDATES, limit), specific=specific):
+    wanted = max(CANDIDATES, limit)
+    for scored in memory.index.search(query, wanted, specific=specific, exclude=memory.exclude):
         similarity = scored.similarity * _context_factor(scored.record, context)
         if similarity >= threshold:
             found.append(_similar_case(scored, similarity, refs))
