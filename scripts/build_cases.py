@@ -61,9 +61,12 @@ def _from_folder(folder: Path, collected: str) -> CaseRecord | None:
     if not evidence or not cause:
         return None
     frameworks = meta.get("frameworks") or []
+    source = str(meta["source"])
+    if not source.startswith(("https://", "http://")) and "/" not in source:
+        source = f"{folder.relative_to(ROOT).as_posix()}/{source}"  # a reproduction's script
     return CaseRecord(
         id=folder.name,
-        source=meta["source"],
+        source=source,
         confirmed_by="reproduction" if meta.get("kind") == "repro" else "thread",
         category=meta["category"],
         frameworks={name: None for name in frameworks},

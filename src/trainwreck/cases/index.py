@@ -125,14 +125,14 @@ class CaseIndex:
     ) -> list[Scored]:
         """The `limit` records most similar to evidence lines given as word sets.
 
-        `exclude` holds threads (`thread_key`) left out. Without `specific` (a
+        `exclude` holds threads (`thread_key`) or record ids left out. Without `specific` (a
         person searching by words), the rare-word discount is left out: records
         are ranked by the share of their lines' weight found.
         """
         skipped = frozenset(
             n
             for n, e in enumerate(self.entries)
-            if exclude and thread_key(e.record.source) in exclude
+            if exclude and (thread_key(e.record.source) in exclude or e.record.id in exclude)
         )
         weights = self._without(skipped)
         seen = frozenset().union(*query) if query else frozenset()

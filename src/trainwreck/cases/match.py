@@ -60,7 +60,7 @@ def load_memory(
 ) -> CaseMemory:
     """The bundled store (indexed once per process) and a local store's records.
 
-    `exclude` names threads (URLs) left out of the bundled store: a case being
+    `exclude` names threads (URLs) or record ids left out: a case being
     evaluated must not find itself.
     """
     skip = frozenset(thread_key(url) for url in exclude)

@@ -78,3 +78,11 @@ def thread_label(url: str) -> str:
 def thread_key(url: str) -> str:
     """A thread's identity for deduplication: its label, case-folded."""
     return thread_label(url.strip()).lower()
+
+
+def source_label(source: str, record_id: str) -> str:
+    """How a report names a record: `owner/repo#123` for a thread, else its id.
+
+    A reproduction or a team's incident has no thread; its id says more than a path.
+    """
+    return thread_label(source) if source.startswith(("https://", "http://")) else record_id

@@ -11,7 +11,7 @@ report lists the thread under "Similar Confirmed Failures".
 
 from __future__ import annotations
 
-from trainwreck.cases.records import thread_label
+from trainwreck.cases.records import source_label
 from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
 
 # A record this similar to the run is a candidate cause, not just a pointer: most of
@@ -31,7 +31,7 @@ def _title(case: SimilarCase) -> str:
         cut = first[:TITLE_CHARS]
         clause = max(cut.rfind(", "), cut.rfind("; "))
         first = cut[:clause] if clause > TITLE_CHARS // 2 else cut.rsplit(" ", 1)[0] + "..."
-    return f"Same failure as {thread_label(case.source)}: {first}"
+    return f"Same failure as {source_label(case.source, case.id)}: {first}"
 
 
 def _why(case: SimilarCase) -> str:
@@ -41,7 +41,7 @@ def _why(case: SimilarCase) -> str:
     several causes, so similarity alone does not earn Medium.
     """
     return (
-        f"a guess: a confirmed failure ({thread_label(case.source)}, cause confirmed by: "
+        f"a guess: a confirmed failure ({source_label(case.source, case.id)}, cause confirmed by: "
         f"{case.confirmed_by}) matches your evidence at {case.similarity:.0%} on "
         f"{len(case.lines)} of its lines; a look-alike error can have another cause"
     )

@@ -72,7 +72,7 @@ def load_symptom_queries(directory: Path) -> list[tuple[str, str]]:
 
 def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
     """Run the real pipeline on the case's evidence and symptoms, as a new failure."""
-    return diagnose_unseen(case.inputs, case.symptoms, case.source, kb)
+    return diagnose_unseen(case.inputs, case.symptoms, (case.source, case.path.name), kb)
 
 
 def diagnose_folder(directory: Path, kb: KnowledgeBase | None = None) -> Diagnosis:
@@ -84,19 +84,23 @@ def diagnose_folder(directory: Path, kb: KnowledgeBase | None = None) -> Diagnos
         if listed
         else tuple(sorted(p for p in directory.iterdir() if p.name not in _NOT_EVIDENCE))
     )
-    return diagnose_unseen(inputs, meta.get("symptoms"), meta["source"], kb)
+    return diagnose_unseen(inputs, meta.get("symptoms"), (meta["source"], directory.name), kb)
 
 
 def diagnose_unseen(
-    inputs: tuple[Path, ...], symptoms: str | None, source: str, kb: KnowledgeBase | None
+    inputs: tuple[Path, ...],
+    symptoms: str | None,
+    own: tuple[str, ...],
+    kb: KnowledgeBase | None,
 ) -> Diagnosis:
-    """The pipeline with the case memory minus the case's own thread.
+    """The pipeline with the case memory minus the case's own record.
 
-    The case memory holds every case folder's thread; a case must be diagnosed
-    as a new failure would be, not recognised.
+    The case memory holds every case folder (its thread, or a reproduction under
+    the folder's name); a case must be diagnosed as a new failure, not recognised.
+    `own` holds its source and folder name.
     """
     from trainwreck.cases import load_memory  # the pipeline imports the KB: import late
     from trainwreck.diagnose import diagnose
 
-    memory = load_memory(exclude=(source,))
+    memory = load_memory(exclude=own)
     return diagnose([str(p) for p in inputs], symptoms=symptoms, kb=kb, cases=memory)

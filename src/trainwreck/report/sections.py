@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from trainwreck.cases.records import thread_label
+from trainwreck.cases.records import source_label
 from trainwreck.fixes.consolidate import consolidate
 from trainwreck.model import (
     ArithmeticLine,
@@ -351,8 +351,9 @@ def alternative(h: Hypothesis) -> Alternative:
 def similar(case: SimilarCase) -> Similar:
     versions = ", ".join(f"{name} {v}" for name, v in case.frameworks.items() if v)
     store = "" if case.store == "bundled" else f"; {case.store} store"
+    label = source_label(case.source, case.id)
     return Similar(
-        title=f"{thread_label(case.source)} ({case.similarity:.0%} similar; {case.category}"
+        title=f"{label} ({case.similarity:.0%} similar; {case.category}"
         + (f"; {versions}" if versions else "")
         + f"; confirmed by: {case.confirmed_by}{store})",
         url=case.source if _is_web(case.source) else None,
