@@ -50,6 +50,9 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("segfault in the dataloader worker", "crash"),
         ("GPU memory overflow when training with batch 32", "oom"),  # not a numeric overflow
         ("fp16 overflow in the attention scores", "nan_inf"),
+        # batch-2 repro-pytorch-label-column-broadcast-accuracy: a metric stuck is not a hang
+        ("validation accuracy is stuck at ~25% (chance for 4 classes) every epoch", "wrong_output"),
+        ("vLLM getting stuck. Nothing is generated while requests are running", "hang"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str) -> None:

@@ -49,6 +49,14 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
     ),
+    # A metric "stuck at 25%" is a wrong result, not a hang: read before "stuck" means hang.
+    (
+        "wrong_output",
+        re.compile(
+            r"\b(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|scores?)"
+            r" (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck"
+        ),
+    ),
     (
         "hang",
         re.compile(
