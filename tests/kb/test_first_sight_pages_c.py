@@ -15,11 +15,12 @@ import yaml
 from trainwreck import diagnose
 from trainwreck.model import Diagnosis
 
-BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-2"
+FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
+BATCH = FIRST_SIGHT / "batch-2"
 
 
-def _case(name: str, *extra: str) -> Diagnosis:
-    folder = BATCH / name
+def _case(name: str, *extra: str, batch: Path = BATCH) -> Diagnosis:
+    folder = batch / name
     meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
     symptoms = str(meta.get("symptoms") or "").strip() or None
     inputs = [*meta["inputs"], *extra]
@@ -45,6 +46,16 @@ def _top(diagnosis: Diagnosis) -> str:
 )
 def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
     assert _top(_case(case)) == page
+
+
+def test_the_loss_kwargs_page_leads_from_the_number_or_from_the_users_words() -> None:
+    # Unsloth Gemma-4: no accumulation setting in the log, but a first loss of 186 is 15x ln V.
+    assert _top(_case("unsloth-gemma4-ga-high-loss-4982")) == (
+        "trainer-loss-kwargs-model-skips-normalisation"
+    )
+    # LLaMA-Factory LLaVA (batch-1): a table of losses that grow with the accumulation steps.
+    llava = _case("llamafactory-llava-grad-accum-loss-scaled-7443", batch=FIRST_SIGHT / "batch-1")
+    assert _top(llava) == "trainer-loss-kwargs-model-skips-normalisation"
 
 
 def test_the_stale_optimizer_page_needs_the_code() -> None:
