@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from trainwreck.analyzers.code import (
     accumulate,
+    broadcast_compare,
     ddp_sync,
     float64,
     half_adam,
@@ -19,9 +20,11 @@ from trainwreck.analyzers.code import (
     no_grad,
     nondiff_grad,
     rank_zero,
+    stale_optimizer,
     torchfix,
     unsafe_math,
     zero_grad,
+    zero_std,
 )
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.parse import parse
@@ -39,6 +42,9 @@ DETECTORS: tuple[Detector, ...] = (
     half_adam.DETECTOR,
     ddp_sync.DETECTOR,
     host_sync.DETECTOR,
+    zero_std.DETECTOR,
+    broadcast_compare.DETECTOR,
+    stale_optimizer.DETECTOR,
     torchfix.TORCH_LOAD,
     torchfix.REENTRANT_CHECKPOINT,
     torchfix.SYNCHRONOUS_LOADER,

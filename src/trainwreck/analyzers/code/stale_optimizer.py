@@ -1,0 +1,129 @@
+"""An optimizer built from one model's parameters, then the model name bound to a new module.
+
+`torch.optim.SGD(model.parameters(), ...)` keeps references to those parameter
+tensors. Rebinding `model` afterwards (a fresh `build_model()`, `torch.load`,
+`from_pretrained`, `copy.deepcopy`) creates new tensors: the forward pass and
+`backward()` use them, while `optimizer.step()` keeps updating the old ones,
+which nothing reads. The loss never improves except by chance. In-place module
+methods (`.to()`, `.cuda()`, `.half()`) return the same module and wrappers
+that take the model (`DDP(model)`, `torch.compile(model)`) share its
+parameters, so neither counts; nor does a rebind followed by a new optimizer.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import model_names
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in, receiver
+
+# torch.optim's optimizers and the common third-party ones, by the name they are called with.
+_OPTIMIZERS = frozenset(
+    {
+        "SGD",
+        "Adam",
+        "AdamW",
+        "Adagrad",
+        "Adadelta",
+        "Adamax",
+        "NAdam",
+        "RAdam",
+        "RMSprop",
+        "Rprop",
+        "LBFGS",
+        "SparseAdam",
+        "Adafactor",
+        "Lion",
+        "AdamW8bit",
+        "PagedAdamW",
+    }
+)
+_PARAMETER_METHODS = frozenset({"parameters", "named_parameters"})
+# Module methods that return the module itself: rebinding to their result changes nothing.
+_SAME_MODULE = frozenset(
+    {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval"}
+)
+
+
+def _optimized_model(call: ast.Call) -> str:
+    """`model` for `SGD(model.parameters(), ...)`; "" when the call is not such an optimizer."""
+    if last(call) not in _OPTIMIZERS:
+        return ""
+    for argument in (*call.args, *(kw.value for kw in call.keywords)):
+        for inner in ast.walk(argument):
+            if isinstance(inner, ast.Call) and last(inner) in _PARAMETER_METHODS:
+                return receiver(inner)
+    return ""
+
+
+def _new_module(value: ast.expr, model: str) -> bool:
+    """A value that is a different module from the one `model` held."""
+    if not isinstance(value, ast.Call):
+        return False
+    if last(value) in _SAME_MODULE and receiver(value) == model:
+        return False
+    return model not in names_in(value)  # DDP(model), torch.compile(model) share parameters
+
+
+def _scope(tree: Tree, node: ast.AST) -> ast.AST:
+    return tree.function(node) or tree.root
+
+
+def _rebinds_after(tree: Tree, optimizer: ast.Call, model: str) -> ast.Assign | None:
+    """The first statement after the optimizer that binds `model` to a new module,
+    unless an optimizer over the new module's parameters is built after it."""
+    scope = _scope(tree, optimizer)
+    rebinds = sorted(
+        (
+            node
+            for node in tree.assignments(model, within=scope)
+            if isinstance(node, ast.Assign)
+            and node.lineno > optimizer.lineno
+            and _new_module(node.value, model)
+        ),
+        key=lambda node: node.lineno,
+    )
+    if not rebinds:
+        return None
+    rebind = rebinds[0]
+    rebuilt = any(
+        _optimized_model(call) == model and call.lineno > rebind.lineno
+        for call in tree.calls
+        if _scope(tree, call) is scope
+    )
+    return None if rebuilt else rebind
+
+
+def _find(tree: Tree) -> list[Hit]:
+    models = model_names(tree)
+    hits = []
+    for call in tree.calls:
+        model = _optimized_model(call)
+        if not model or model not in models:
+            continue
+        rebind = _rebinds_after(tree, call, model)
+        if rebind is not None:
+            hits.append(
+                tree.hit(
+                    rebind,
+                    model=model,
+                    optimizer=last(call),
+                    optimizer_line=tree.parsed.where(call),
+                    rebound_to=dotted(rebind.value) or ast.unparse(rebind.value)[:60],
+                )
+            )
+    return hits
+
+
+DETECTOR = Detector(
+    name="optimizer_stale_model",
+    title="Optimizer built from a model's parameters before the model name was rebound",
+    category="divergence",
+    explain=(
+        "{where}: `{code}` binds `{model}` to a new module after the {optimizer} optimizer "
+        "(line {optimizer_line}) took the old one's parameters: the forward pass uses the new "
+        "weights and optimizer.step() updates the old ones, so training never moves"
+    ),
+    find=_find,
+)

@@ -1,0 +1,90 @@
+"""code.optimizer_stale_model: the optimizer took one model's parameters, the name a new model."""
+
+from __future__ import annotations
+
+import pytest
+from code_helpers import ROOT, file_findings, fires
+
+ID = "code.optimizer_stale_model"
+REPRO = (
+    ROOT
+    / "benchmarks/first_sight/batch-2/repro-pytorch-optimizer-stale-params-after-reload/repro.py"
+)
+
+
+def test_fires_on_the_first_sight_repro_whose_loss_never_moved() -> None:
+    found = file_findings(REPRO)[ID]
+    assert (found.values["line"], found.values["optimizer_line"]) == (19, 14)
+    assert found.values["optimizer"] == "SGD"
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "model = build_model()",
+        "model = torch.load('warm.pt')",
+        "model = copy.deepcopy(teacher)",
+        "model = AutoModel.from_pretrained('bert-base-uncased')",
+    ],
+)
+def test_fires_when_the_name_is_bound_to_a_new_module_after_the_optimizer(rebind: str) -> None:
+    source = f"""
+        model = Net()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        {rebind}
+        for x, y in loader:
+            loss = criterion(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+    assert fires(source, ID), rebind
+
+
+@pytest.mark.parametrize(
+    "rebind",
+    [
+        "model = model.to(device)",  # same module object
+        "model = DDP(model, device_ids=[rank])",  # wrapper shares the parameters
+        "model = torch.compile(model)",
+        "model.load_state_dict(torch.load('warm.pt'))",  # loads into the same tensors
+    ],
+)
+def test_quiet_when_the_parameters_stay_the_same_tensors(rebind: str) -> None:
+    source = f"""
+        model = Net()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        {rebind}
+    """
+    assert not fires(source, ID), rebind
+
+
+def test_quiet_when_the_optimizer_is_rebuilt_after_the_new_model() -> None:
+    source = """
+        model = Net()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        model = build_model()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    """
+    assert not fires(source, ID)
+
+
+def test_quiet_when_the_new_model_comes_before_the_optimizer() -> None:
+    source = """
+        model = Net()
+        model = build_model()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    """
+    assert not fires(source, ID)
+
+
+def test_the_mechanism_an_optimizer_step_leaves_the_new_model_unchanged() -> None:
+    torch = pytest.importorskip("torch")
+    model = torch.nn.Linear(3, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    model = torch.nn.Linear(3, 1)
+    before = model.weight.detach().clone()
+    model(torch.ones(2, 3)).sum().backward()
+    optimizer.step()
+    assert model.weight.grad is not None
+    assert torch.equal(model.weight, before)
