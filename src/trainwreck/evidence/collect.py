@@ -17,12 +17,13 @@ from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
 from trainwreck.evidence.files import Candidate, MetricStore
+from trainwreck.evidence.limits import MAX_PATHS
 from trainwreck.evidence.lines import to_log_lines
 from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import Matcher, build_matcher
 from trainwreck.evidence.roles import exception_roles, line_roles
 from trainwreck.evidence.setup import build_setup
-from trainwreck.evidence.streams import SafeStream, stdin_stream
+from trainwreck.evidence.streams import SafeStream, open_limited, read_whole, stdin_stream
 from trainwreck.evidence.tracebacks import parse_exceptions
 from trainwreck.model import (
     CodeSnippet,
@@ -80,14 +81,16 @@ class _Collector:
         if item.store is not None and kind == "metrics":
             self.read_metric_store(item, item.store)
             return
-        try:
-            text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
-        except (OSError, EOFError, ValueError) as error:
-            self.gap(item.name, f"cannot read: {error}")
-            return
-        if text is None:
+        if kind == "log":
             self.read_log(item)
             return
+        try:
+            text, stopped = read_whole(item.path, kind, item.size_bytes, item.compressed)
+        except OSError as error:
+            self.gap(item.name, f"cannot read: {error.strerror or error}")
+            return
+        if stopped:
+            self.gap(item.name, f"read stopped after {len(text)} characters: {stopped}")
         self.read_small(item, kind, text if kind == "metrics" else clean(text))
         if kind == "env" and forced is None:
             # Job logs often open with nvidia-smi or collect_env output: read the
@@ -96,12 +99,12 @@ class _Collector:
 
     def read_log(self, item: Candidate) -> None:
         try:
-            handle = files.open_binary(item.path, item.compressed)
+            stream = open_limited(item.path, "log", item.size_bytes, item.compressed)
         except OSError as error:
             self.gap(item.name, f"cannot read: {error.strerror}")
             return
-        with handle:
-            self.scan(item.name, SafeStream(handle), item.size_bytes, item.compressed)
+        with stream.inner:
+            self.scan(item.name, stream, item.size_bytes, item.compressed)
 
     def scan(self, source: str, stream: SafeStream, size: int | None, packed: str | None) -> None:
         """Scan one log stream and parse what it kept."""
@@ -240,6 +243,14 @@ class _Collector:
         )
 
 
+def _within_limit(paths: Sequence[str], collector: _Collector) -> list[str]:
+    """Each path once, and no more than MAX_PATHS of them (the rest is a Gap)."""
+    unique = list(dict.fromkeys(paths))
+    if len(unique) > MAX_PATHS:
+        collector.gap(unique[MAX_PATHS], f"more than {MAX_PATHS} paths; this one and later skipped")
+    return unique[:MAX_PATHS]
+
+
 def collect(
     paths: Sequence[str],
     *,
@@ -256,7 +267,7 @@ def collect(
     besides the generic error words.
     """
     collector = _Collector(build_matcher(keep))
-    for path in paths:
+    for path in _within_limit(paths, collector):
         if path == STDIN:
             collector.read_stdin(stdin)
             continue
@@ -268,7 +279,7 @@ def collect(
         (model_config_files, "model_config"),
     )
     for group, kind in forced:
-        for path in group:
+        for path in _within_limit(group, collector):
             for item in files.discover(path):
                 collector.add(item, forced=kind)
     return collector.evidence(symptoms)
