@@ -16,7 +16,7 @@ import pytest
 from helpers import run
 from trainwreck.evidence import files
 from trainwreck.evidence.collect import collect as collect_function
-from trainwreck.evidence.limits import RATIO_FREE_BYTES, nesting_exceeded
+from trainwreck.limits import RATIO_FREE_BYTES, nesting_exceeded
 
 ERROR_LOG = "Traceback (most recent call last):\nRuntimeError: CUDA error: device-side assert\n"
 

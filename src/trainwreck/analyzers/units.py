@@ -27,7 +27,7 @@ def to_bytes(text: str) -> int | None:
         return None
     try:
         return int(float(match.group(1)) * _FACTORS[match.group(2).lower()])
-    except ValueError:
+    except (ValueError, OverflowError):  # "1.2.3 GiB"; 400 digits make an infinite float
         return None
 
 

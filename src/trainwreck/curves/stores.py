@@ -14,7 +14,7 @@ import numpy as np
 
 from trainwreck.curves.readers import finish_table
 from trainwreck.curves.table import WALL, TableBuilder
-from trainwreck.evidence.limits import MAX_PARAM_BYTES, MAX_WALK_FILES, special_file
+from trainwreck.limits import MAX_PARAM_BYTES, MAX_WALK_FILES, special_file
 from trainwreck.model import Gap, MetricTable
 
 TENSORBOARD_MISSING = (
@@ -93,6 +93,8 @@ def read_mlflow_run(run_dir: str) -> StoreRun:
 def _sql_rows(path: str, query: str) -> list[tuple[object, ...]]:
     uri = "file:" + os.path.abspath(path) + "?mode=ro"
     connection = sqlite3.connect(uri, uri=True)
+    # A corrupted database holds invalid UTF-8 in its text columns: replaced, not fatal.
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
     try:
         return connection.execute(query).fetchall()
     finally:

@@ -20,7 +20,7 @@ from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment
 from trainwreck.errors import UsageError
-from trainwreck.evidence.limits import MAX_CONFIG_BYTES, MIB, special_file
+from trainwreck.limits import MAX_CONFIG_BYTES, MIB, special_file
 from trainwreck.redact import redact, redact_data
 
 KNOWN_FORMATS = (

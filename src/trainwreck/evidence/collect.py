@@ -17,7 +17,6 @@ from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
 from trainwreck.evidence.files import Candidate, MetricStore
-from trainwreck.evidence.limits import MAX_PATHS
 from trainwreck.evidence.lines import to_log_lines
 from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import Matcher, build_matcher
@@ -25,6 +24,7 @@ from trainwreck.evidence.roles import exception_roles, line_roles
 from trainwreck.evidence.setup import build_setup
 from trainwreck.evidence.streams import SafeStream, open_limited, read_whole, stdin_stream
 from trainwreck.evidence.tracebacks import parse_exceptions
+from trainwreck.limits import MAX_PATHS
 from trainwreck.model import (
     CodeSnippet,
     ConfigFile,

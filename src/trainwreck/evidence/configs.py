@@ -13,8 +13,8 @@ import re
 import shlex
 from collections.abc import Iterable, Iterator, Mapping
 
-from trainwreck.evidence.limits import LimitExceeded
 from trainwreck.evidence.structured import load_json, load_toml, load_yaml
+from trainwreck.limits import LimitExceeded
 from trainwreck.model import Scalar
 from trainwreck.redact import redact_scalar
 

@@ -11,13 +11,15 @@ import gzip
 import lzma
 import os
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from trainwreck.evidence._text import clean
-from trainwreck.evidence.limits import (
+from trainwreck.evidence.structured import load_json as _load_json
+from trainwreck.limits import (
     MAX_CONFIG_BYTES,
     MAX_LOG_BYTES,
     MAX_METRICS_JSON_BYTES,
@@ -25,7 +27,6 @@ from trainwreck.evidence.limits import (
     MAX_WALK_FILES,
     special_file,
 )
-from trainwreck.evidence.structured import load_json as _load_json
 from trainwreck.model import Gap, InputKind
 
 SNIFF_BYTES = 8192
@@ -214,7 +215,7 @@ def sniff(path: str) -> Candidate | Gap:
         packed = compression(path)
         with open_binary(path, packed) as handle:
             head = _read_head(handle)
-    except (OSError, EOFError, lzma.LZMAError) as error:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
         return Gap(source=path, reason=f"cannot read: {_reason(error)}")
     if not head:
         return Gap(source=path, reason="empty file")
@@ -238,7 +239,7 @@ def _read_head(handle: BinaryIO) -> bytes:
     for _ in range(SNIFF_BYTES // 1024):
         try:
             piece = handle.read(1024)
-        except (EOFError, lzma.LZMAError, OSError):
+        except (EOFError, lzma.LZMAError, zlib.error, OSError):
             if pieces:
                 break
             raise

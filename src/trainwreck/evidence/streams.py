@@ -10,13 +10,14 @@ from __future__ import annotations
 import gzip
 import io
 import lzma
+import zlib
 from typing import BinaryIO
 
 from trainwreck.evidence.files import SNIFF_BYTES, looks_binary, max_bytes, open_binary
-from trainwreck.evidence.limits import MAX_LOG_BYTES, MIB, decompressed_limit
+from trainwreck.limits import MAX_LOG_BYTES, MIB, decompressed_limit
 from trainwreck.model import InputKind
 
-_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, ValueError)
+_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError)
 PIECE_BYTES = 256 * 1024
 
 

@@ -13,7 +13,7 @@ import json
 import tomllib
 from typing import Any
 
-from trainwreck.evidence.limits import (
+from trainwreck.limits import (
     MAX_NESTING_DEPTH,
     MAX_YAML_ALIASES,
     LimitExceeded,

@@ -19,8 +19,8 @@ from typing import Any
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.configs import Values, flatten, is_launch_line, joined_commands
 from trainwreck.evidence.configs import parse_argv as _parse_argv
-from trainwreck.evidence.limits import MAX_CONFIG_BYTES, MIB, LimitExceeded, special_file
 from trainwreck.evidence.structured import load_json, load_toml, load_yaml
+from trainwreck.limits import MAX_CONFIG_BYTES, MIB, LimitExceeded, special_file
 from trainwreck.redact import redact
 
 
