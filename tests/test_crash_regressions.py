@@ -15,9 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from trainwreck.cli import main
+from helpers import run_in_process
 
 BIG_INT = "9" * 400
 ERROR_LINES = b"".join(
@@ -128,24 +127,13 @@ def _write(tmp_path: Path, signature: str) -> Path:
     return path
 
 
-def run_cli(args: list[str], stdin: bytes = b"") -> tuple[int, str]:
-    """`trainwreck ARGS` in this process: (exit status, stderr)."""
-    with CliRunner().isolation(input=stdin) as (_, stderr, _output):
-        try:
-            main(args)
-            status = 0
-        except SystemExit as exit_:
-            status = exit_.code if isinstance(exit_.code, int) else 1
-        return status, stderr.getvalue().decode()
-
-
 @pytest.mark.parametrize(("signature", "command"), RUNS, ids=[f"{s}-{c[0]}" for s, c in RUNS])
 def test_no_crash_signature_reaches_the_user(
     tmp_path: Path, signature: str, command: list[str]
 ) -> None:
     path = _write(tmp_path, signature)
     args = [part.replace("{dir}", str(tmp_path)).replace("{}", str(path)) for part in command]
-    status, stderr = run_cli(args, stdin=path.read_bytes() if "-" in args else b"")
+    status, stderr = run_in_process(args, stdin=path.read_bytes() if "-" in args else b"")
     assert status in (0, 2), stderr
     assert "Traceback" not in stderr and "Warning" not in stderr, stderr
     if status == 2:
@@ -155,6 +143,6 @@ def test_no_crash_signature_reaches_the_user(
 
 def test_limits_are_named_in_the_answer(tmp_path: Path) -> None:
     """A refused input says which limit, not just that it failed."""
-    status, stderr = run_cli(["check", str(_write(tmp_path, "yaml-recursive-alias"))])
+    status, stderr = run_in_process(["check", str(_write(tmp_path, "yaml-recursive-alias"))])
     assert status == 2
     assert "nested deeper than" in stderr

@@ -1,7 +1,8 @@
 """The command line: parse, call the library, render, exit.
 
 Exit status: 0 when a report was produced (an ungrounded one too), 1 when
-`kb lint` finds problems, 2 for bad usage or input, with one line on stderr.
+`kb lint` finds problems, 2 for bad usage or input, with one line on stderr,
+3 for an internal error (a bug in trainwreck, never the input's fault).
 Rich is used only when stdout is a terminal; piped output is plain text.
 """
 
@@ -18,7 +19,7 @@ import click
 from trainwreck import __version__
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
-from trainwreck.errors import TrainwreckError, UsageError
+from trainwreck.errors import TrainwreckError, UsageError, internal_error
 from trainwreck.redact import redact
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 from trainwreck.mcp_server.command import mcp_command
 
 FORMATS = ("markdown", "json", "html")
+INTERNAL_ERROR = 3  # exit status of a bug of ours, distinct from bad input (2)
 
 
 def _fail(message: str, status: int = 2) -> NoReturn:
@@ -41,6 +43,13 @@ def cli() -> None:
     Point `trainwreck diagnose` at what the run left behind (logs, a run
     directory, a piped traceback) and get what broke, why, the arithmetic
     that shows it, and the least destructive fix, each with its source.
+
+    \b
+    Exit status:
+      0  a report was produced (inputs that could not be read are warnings in it)
+      1  `check`, `env` or `kb lint` found errors
+      2  bad usage, or nothing usable could be read (one line on stderr)
+      3  an internal error: a bug in trainwreck (one line; please report it)
     """
 
 
@@ -296,11 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(0)
-    except Exception as exc:
+    except Exception as exc:  # the last resort: one line and exit 3, never a traceback
         if os.environ.get("TRAINWRECK_DEBUG"):
             raise
-        _fail(
-            f"internal error: {type(exc).__name__}: {exc} (set TRAINWRECK_DEBUG=1 to see the "
-            "traceback, and please report it)",
-            1,
-        )
+        _fail(internal_error(exc), INTERNAL_ERROR)

@@ -14,7 +14,7 @@ from trainwreck.errors import EvidenceError
 
 if TYPE_CHECKING:
     from trainwreck.kb import KnowledgeBase
-    from trainwreck.model import Diagnosis, Evidence
+    from trainwreck.model import Diagnosis, Evidence, Gap
 
 
 def _usable(evidence: Evidence) -> bool:
@@ -69,7 +69,10 @@ def examine(
     if not _usable(evidence):
         raise _nothing_read(evidence)
     run_context = context.build(evidence)
-    findings = analyzers.run(evidence)
+    failed: list[Gap] = []
+    findings = analyzers.run(evidence, failed)
+    if failed:  # listed among the report's warnings, like any input that was not read
+        evidence = evidence.model_copy(update={"gaps": (*evidence.gaps, *failed)})
     ranked = rank_candidates(knowledge, evidence, findings, run_context)
     return evidence, build(knowledge, evidence, run_context, findings, ranked)
 

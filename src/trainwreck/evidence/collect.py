@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from trainwreck.errors import internal_error
 from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
@@ -71,6 +72,13 @@ class _Collector:
         self.gaps.append(Gap(source=clean(source), reason=clean(reason)))
 
     def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
+        """Read one input; a reader's own bug costs this input, never the report."""
+        try:
+            self._read(item, forced)
+        except Exception as error:  # the last resort of every reader: a Gap, one line
+            self.gap(item.source if isinstance(item, Gap) else item.name, internal_error(error))
+
+    def _read(self, item: Candidate | Gap, forced: InputKind | None) -> None:
         if isinstance(item, Gap):
             self.gap(item.source, item.reason)
             return
@@ -217,7 +225,10 @@ class _Collector:
         if stream is None:
             self.gap(STDIN, reason or "cannot read standard input")
             return
-        self.scan(STDIN, stream, None, packed)
+        try:
+            self.scan(STDIN, stream, None, packed)
+        except Exception as error:  # as in `add`: this input is lost, not the report
+            self.gap(STDIN, internal_error(error))
 
     def evidence(self, symptoms: str | None) -> Evidence:
         exceptions = exception_roles(self.exceptions, self.exits)
