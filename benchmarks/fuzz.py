@@ -147,6 +147,7 @@ def worker(job: tuple[int, int, int]) -> tuple[Counter[str], list[str], int]:
     """Fuzz `count` inputs from seed `seed`: (outcomes, crash details, peak RSS in KiB)."""
     first, count, seed = job
     os.environ["TRAINWRECK_DEBUG"] = "1"  # a bug raises here instead of exiting 3
+    os.environ["TRAINWRECK_CACHE_DIR"] = tempfile.mkdtemp(prefix="trainwreck-fuzz-cache-")
     signal.signal(signal.SIGALRM, _on_alarm)
     rng = random.Random(seed)
     corpus = seeds()
