@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -21,6 +22,7 @@ from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError, internal_error
 from trainwreck.redact import redact
+from trainwreck.write import is_input, write_file
 
 if TYPE_CHECKING:
     from trainwreck.model import Diagnosis
@@ -132,7 +134,11 @@ def diagnose(
         paths = ("-",)
     if not (paths or symptoms or config_files or env_files or model_config_files):
         raise UsageError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
-    if script_path and Path(script_path).exists() and not force:
+    inputs = (*paths, *config_files, *env_files, *model_config_files)
+    for target in (output, script_path):
+        if target and is_input(target, inputs):
+            raise UsageError(f"{target} is one of your input files; choose another output")
+    if script_path and os.path.lexists(script_path) and not force:
         raise UsageError(f"{script_path} exists; pass --force to overwrite it")
     with spinner("Reading evidence and matching the knowledge base..."):
         evidence, diagnosis = examine(
@@ -154,9 +160,10 @@ def diagnose(
             from trainwreck.analyzers.curves import per_table
 
             figures = draw_figures(per_table(evidence))
-    emit(render(diagnosis, fmt, figures), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
+    report = render(diagnosis, fmt, figures)  # type: ignore[arg-type]
+    emit(report, output, markdown=fmt == "markdown", inputs=inputs)
     if script_path:
-        _write_script(diagnosis, Path(script_path))
+        _write_script(diagnosis, Path(script_path), force, inputs)
 
 
 def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
@@ -179,18 +186,14 @@ def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
         )
 
 
-def _write_script(diagnosis: Diagnosis, path: Path) -> None:
+def _write_script(diagnosis: Diagnosis, path: Path, force: bool, inputs: Sequence[str]) -> None:
     """Write the top hypothesis's verification script, or say why there is none."""
     top = diagnosis.hypotheses[0] if diagnosis.hypotheses else None
     if top is None or top.verification is None:
         what = f"a {top.category} hypothesis" if top else "a diagnosis with no hypothesis"
         click.echo(f"trainwreck: no verification script for {what}; {path} not written", err=True)
         return
-    try:
-        path.write_text(redact(top.verification.script), encoding="utf-8")
-        path.chmod(0o755)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
+    write_file(path, redact(top.verification.script), replace=force, inputs=inputs)
     click.echo(f"trainwreck: wrote {path} ({top.verification.kind}); run: python {path}", err=True)
 
 
