@@ -17,6 +17,7 @@ runs over MAX_SECONDS, peak RSS of any worker, and wall time. Acceptance (issue
 from __future__ import annotations
 
 import argparse
+import functools
 import gzip
 import lzma
 import multiprocessing
@@ -33,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_SECONDS = 20
+BATCH = 100  # inputs per task handed to a worker
 MAX_SEED_BYTES = 256 * 1024  # larger seeds are cut: the mutations, not the size, find bugs
 SUFFIXES = (".log", ".txt", ".yaml", ".yml", ".json", ".toml", ".jsonl", ".csv", ".out")
 HUGE = ("9" * 400, "1e308", "-1e308", "1e300", "NaN", "Infinity", "-Infinity", "1" * 5000)
@@ -49,6 +51,12 @@ def seeds() -> list[tuple[str, bytes]]:
         if path.is_file() and path.suffix in SUFFIXES and "expected" not in path.name:
             found.append((path.name, path.read_bytes()[:MAX_SEED_BYTES]))
     return found
+
+
+@functools.cache
+def _corpus() -> list[tuple[str, bytes]]:
+    """The seeds, read once per worker process."""
+    return seeds()
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -143,14 +151,17 @@ def run_one(args: list[str], stdin: bytes) -> tuple[str, str]:
     return "ok", ""
 
 
-def worker(job: tuple[int, int, int]) -> tuple[Counter[str], list[str], int]:
+Result = tuple[Counter[str], list[str], int]
+
+
+def worker(job: tuple[int, int, int]) -> Result:
     """Fuzz `count` inputs from seed `seed`: (outcomes, crash details, peak RSS in KiB)."""
     first, count, seed = job
     os.environ["TRAINWRECK_DEBUG"] = "1"  # a bug raises here instead of exiting 3
-    os.environ["TRAINWRECK_CACHE_DIR"] = tempfile.mkdtemp(prefix="trainwreck-fuzz-cache-")
+    os.environ.setdefault("TRAINWRECK_CACHE_DIR", tempfile.mkdtemp(prefix="trainwreck-fuzz-"))
     signal.signal(signal.SIGALRM, _on_alarm)
     rng = random.Random(seed)
-    corpus = seeds()
+    corpus = _corpus()
     outcomes: Counter[str] = Counter()
     crashes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="trainwreck-fuzz-") as folder:
@@ -168,19 +179,8 @@ def worker(job: tuple[int, int, int]) -> tuple[Counter[str], list[str], int]:
     return outcomes, crashes, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=1000, help="inputs to try")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--seed", type=int, default=16)
-    options = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "src"))
-    per_job = -(-options.count // options.jobs)
-    jobs = [(i * per_job, per_job, options.seed * 1000 + i) for i in range(options.jobs)]
-    started = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(options.jobs, maxtasksperchild=1) as pool:
-        results = pool.map(worker, jobs)
-    wall = time.perf_counter() - started
+def report(results: list[Result], wall: float, jobs: int) -> None:
+    """The figures the acceptance names, and each crash signature with one example."""
     outcomes: Counter[str] = sum((r[0] for r in results), Counter())
     details = [line for r in results for line in r[1]]
     signatures = Counter(line.split(" [input", 1)[0] for line in details)
@@ -188,11 +188,35 @@ def main() -> None:
     distinct = sum(1 for signature in signatures if signature.startswith("crash"))
     print(f"crashes:         {outcomes['crash']} ({distinct} distinct)")
     print(f"runs over {MAX_SECONDS} s:  {outcomes['overtime']}")
-    print(f"peak RSS:        {max(r[2] for r in results) / 1024:.0f} MiB (largest worker)")
-    print(f"wall time:       {wall:.0f} s with {options.jobs} workers")
+    print(f"peak RSS:        {max((r[2] for r in results), default=0) / 1024:.0f} MiB (worker)")
+    print(f"wall time:       {wall:.0f} s with {jobs} workers")
     for signature, times in signatures.most_common():
         example = next(line for line in details if line.startswith(signature))
         print(f"  {times:5d}x {signature}\n         e.g. {example.split(' [', 1)[1].rstrip(']')}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1000, help="inputs to try")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=16)
+    options = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "src"))
+    batches = [
+        (first, min(BATCH, options.count - first), options.seed * 1_000_000 + first)
+        for first in range(0, options.count, BATCH)
+    ]
+    started = time.perf_counter()
+    results: list[Result] = []
+    try:  # batches report as they finish, so an interrupted run still gives its figures
+        with multiprocessing.get_context("fork").Pool(options.jobs) as pool:
+            for result in pool.imap_unordered(worker, batches):
+                results.append(result)
+                done = sum(sum(r[0].values()) for r in results)
+                print(f"{done:,} inputs, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("interrupted: the figures cover the finished batches", file=sys.stderr)
+    report(results, time.perf_counter() - started, options.jobs)
 
 
 if __name__ == "__main__":
