@@ -83,6 +83,23 @@ INPUTS: dict[str, tuple[str, Callable[[], bytes | str]]] = {
     "json-980-deep": ("cfg.json", lambda: '{"a":' * 980 + "1" + "}" * 980),
     "yaml-recursive-alias": ("cfg.yaml", lambda: "a: &x {b: *x}\n"),
     "toml-deep": ("cfg.toml", lambda: "a = " + "[" * 980 + "]" * 980 + "\n"),
+    # found by benchmarks/fuzz.py after the 20 above were fixed
+    "json-5000-digit-int": ("cfg.json", lambda: '{"learning_rate": 1' + "0" * 5000 + "}"),
+    "yaml-5000-digit-int": ("cfg.yaml", lambda: "learning_rate: 1" + "0" * 5000 + "\n"),
+    "vllm-bigint-fix": (
+        "train.log",
+        lambda: (
+            f"ValueError: The model's max seq len ({BIG_INT}) is larger than the maximum "
+            "number of tokens that can be stored in KV cache (16816). Try increasing "
+            "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n"
+        ),
+    ),
+    "labels-near-miss": (
+        "train.log",
+        lambda: (
+            "{'input_ids': [31, 32, 0, 0], 'labels': [31, 32, " + "0, " * 200 + "\xff\xfe cpu\n"
+        ),
+    ),
 }
 
 # (signature, command line; {} is the input's path, "-" reads it on stdin)
@@ -112,6 +129,10 @@ RUNS = [
     ("toml-deep", ["check", "{}"]),
     ("mlflow-db-bad-utf8", ["diagnose", "{}"]),
     ("mlflow-db-bad-utf8", ["curves", "{}"]),
+    ("json-5000-digit-int", ["check", "{}"]),
+    ("yaml-5000-digit-int", ["check", "{}"]),
+    ("vllm-bigint-fix", ["diagnose", "-"]),
+    ("labels-near-miss", ["diagnose", "{}"]),
 ]
 
 
@@ -146,3 +167,12 @@ def test_limits_are_named_in_the_answer(tmp_path: Path) -> None:
     status, stderr = run_in_process(["check", str(_write(tmp_path, "yaml-recursive-alias"))])
     assert status == 2
     assert "nested deeper than" in stderr
+
+
+def test_a_back_reference_widens_to_its_group_not_to_any_text() -> None:
+    """`(?P=id)` inside a repeated group, widened to `.+?`, backtracked exponentially
+    on a near-miss line (over 60 s for one short log line, found by the fuzzer)."""
+    from trainwreck.kb import _without_backreferences
+
+    regex = r"\[(?P<pad>\d+)(?:,\s*(?P=pad)\b){5,}\]"
+    assert _without_backreferences(regex) == r"\[(?P<pad>\d+)(?:,\s*(?:\d+)\b){5,}\]"

@@ -28,6 +28,10 @@ def _bounded(parse: Any, text: str) -> Any:
         data = parse(text)
     except RecursionError:
         raise LimitExceeded(TOO_DEEP) from None
+    except ValueError as error:  # not a syntax error: an int of more than 4,300 digits
+        if isinstance(error, json.JSONDecodeError | tomllib.TOMLDecodeError):
+            raise
+        raise LimitExceeded(f"{str(error).split(';')[0]}; not read") from None
     if nesting_exceeded(data):
         raise LimitExceeded(TOO_DEEP)
     return data
