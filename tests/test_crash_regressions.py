@@ -94,6 +94,13 @@ INPUTS: dict[str, tuple[str, Callable[[], bytes | str]]] = {
             "`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n"
         ),
     ),
+    "oom-digit-run": (
+        "train.log",
+        lambda: (
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 388.00 MiB "
+            f"(GPU 3; {'1' * 5000} free; 2.00 GiB total capacity)\n"
+        ),
+    ),
     "labels-near-miss": (
         "train.log",
         lambda: (
@@ -133,6 +140,7 @@ RUNS = [
     ("yaml-5000-digit-int", ["check", "{}"]),
     ("vllm-bigint-fix", ["diagnose", "-"]),
     ("labels-near-miss", ["diagnose", "{}"]),
+    ("oom-digit-run", ["diagnose", "{}"]),
 ]
 
 
