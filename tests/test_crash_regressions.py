@@ -101,6 +101,10 @@ INPUTS: dict[str, tuple[str, Callable[[], bytes | str]]] = {
             f"(GPU 3; {'1' * 5000} free; 2.00 GiB total capacity)\n"
         ),
     ),
+    "model-name-past-path-max": (
+        "sft.yaml",
+        lambda: f"model_name_or_path: org/{'x' * 5000}\nuse_peft: true\nlora_r: 16\n",
+    ),
     "labels-near-miss": (
         "train.log",
         lambda: (
@@ -141,6 +145,7 @@ RUNS = [
     ("vllm-bigint-fix", ["diagnose", "-"]),
     ("labels-near-miss", ["diagnose", "{}"]),
     ("oom-digit-run", ["diagnose", "{}"]),
+    ("model-name-past-path-max", ["check", "--no-live", "{}"]),
 ]
 
 
