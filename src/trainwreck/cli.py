@@ -1,7 +1,8 @@
 """The command line: parse, call the library, render, exit.
 
 Exit status: 0 when a report was produced (an ungrounded one too), 1 when
-`kb lint` finds problems, 2 for bad usage or input, with one line on stderr.
+`kb lint` finds problems, 2 for bad usage or input, with one line on stderr,
+3 for an internal error (a bug in trainwreck, never the input's fault).
 Rich is used only when stdout is a terminal; piped output is plain text.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -19,14 +21,16 @@ from trainwreck import __version__
 from trainwreck import cli_cases as case_commands
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
-from trainwreck.errors import TrainwreckError, UsageError
+from trainwreck.errors import TrainwreckError, UsageError, internal_error
 from trainwreck.redact import redact
+from trainwreck.write import is_input, write_file
 
 if TYPE_CHECKING:
     from trainwreck.model import Diagnosis
 from trainwreck.mcp_server.command import mcp_command
 
 FORMATS = ("markdown", "json", "html")
+INTERNAL_ERROR = 3  # exit status of a bug of ours, distinct from bad input (2)
 
 
 def _fail(message: str, status: int = 2) -> NoReturn:
@@ -42,6 +46,13 @@ def cli() -> None:
     Point `trainwreck diagnose` at what the run left behind (logs, a run
     directory, a piped traceback) and get what broke, why, the arithmetic
     that shows it, and the least destructive fix, each with its source.
+
+    \b
+    Exit status:
+      0  a report was produced (inputs that could not be read are warnings in it)
+      1  `check`, `env` or `kb lint` found errors
+      2  bad usage, or nothing usable could be read (one line on stderr)
+      3  an internal error: a bug in trainwreck (one line; please report it)
     """
 
 
@@ -133,7 +144,11 @@ def diagnose(
         paths = ("-",)
     if not (paths or symptoms or config_files or env_files or model_config_files):
         raise UsageError("nothing to diagnose: give a log file, a run directory, '-' or --symptoms")
-    if script_path and Path(script_path).exists() and not force:
+    inputs = (*paths, *config_files, *env_files, *model_config_files)
+    for target in (output, script_path):
+        if target and is_input(target, inputs):
+            raise UsageError(f"{target} is one of your input files; choose another output")
+    if script_path and os.path.lexists(script_path) and not force:
         raise UsageError(f"{script_path} exists; pass --force to overwrite it")
     with spinner("Reading evidence and matching the knowledge base..."):
         evidence, diagnosis = examine(
@@ -156,9 +171,10 @@ def diagnose(
             from trainwreck.analyzers.curves import per_table
 
             figures = draw_figures(per_table(evidence))
-    emit(render(diagnosis, fmt, figures), output, markdown=fmt == "markdown")  # type: ignore[arg-type]
+    report = render(diagnosis, fmt, figures)  # type: ignore[arg-type]
+    emit(report, output, markdown=fmt == "markdown", inputs=inputs)
     if script_path:
-        _write_script(diagnosis, Path(script_path))
+        _write_script(diagnosis, Path(script_path), force, inputs)
 
 
 def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
@@ -181,18 +197,14 @@ def _write_patch(diagnosis: Diagnosis, directory: Path, force: bool) -> None:
         )
 
 
-def _write_script(diagnosis: Diagnosis, path: Path) -> None:
+def _write_script(diagnosis: Diagnosis, path: Path, force: bool, inputs: Sequence[str]) -> None:
     """Write the top hypothesis's verification script, or say why there is none."""
     top = diagnosis.hypotheses[0] if diagnosis.hypotheses else None
     if top is None or top.verification is None:
         what = f"a {top.category} hypothesis" if top else "a diagnosis with no hypothesis"
         click.echo(f"trainwreck: no verification script for {what}; {path} not written", err=True)
         return
-    try:
-        path.write_text(redact(top.verification.script), encoding="utf-8")
-        path.chmod(0o755)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
+    write_file(path, redact(top.verification.script), replace=force, inputs=inputs)
     click.echo(f"trainwreck: wrote {path} ({top.verification.kind}); run: python {path}", err=True)
 
 
@@ -309,11 +321,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(0)
-    except Exception as exc:
+    except Exception as exc:  # the last resort: one line and exit 3, never a traceback
         if os.environ.get("TRAINWRECK_DEBUG"):
             raise
-        _fail(
-            f"internal error: {type(exc).__name__}: {exc} (set TRAINWRECK_DEBUG=1 to see the "
-            "traceback, and please report it)",
-            1,
-        )
+        _fail(internal_error(exc), INTERNAL_ERROR)

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 
 import click
 
-from trainwreck.errors import UsageError
+from trainwreck.write import write_file
 
 
-def emit(text: str, output: str | None, markdown: bool = False) -> None:
-    """Write to a file, to a terminal through Rich, or plainly to a pipe."""
+def emit(text: str, output: str | None, markdown: bool = False, inputs: Sequence[str] = ()) -> None:
+    """Write to a file (replacing it, never through a symlink, never onto one of
+    `inputs`), to a terminal through Rich, or plainly to a pipe."""
     if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
+        write_file(output, text, replace=True, inputs=inputs)
         return
     if markdown and sys.stdout.isatty():
         from rich.console import Console

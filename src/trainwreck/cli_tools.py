@@ -333,7 +333,7 @@ def curves(
     if plot_target:
         drawn = figures(results).items
         for target, figure in zip(plot_paths(plot_target, len(drawn)), drawn, strict=True):
-            emit(figure.svg, target)
+            emit(figure.svg, target, inputs=(*paths, *config_files))
             written.append(target)
     text = as_json(results, written) if fmt == "json" else as_markdown(results, written)
     emit(redact(text), None, markdown=fmt == "markdown")

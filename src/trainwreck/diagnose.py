@@ -15,7 +15,7 @@ from trainwreck.errors import EvidenceError
 if TYPE_CHECKING:
     from trainwreck.cases import CaseMemory
     from trainwreck.kb import KnowledgeBase
-    from trainwreck.model import Diagnosis, Evidence
+    from trainwreck.model import Diagnosis, Evidence, Gap
 
 
 def _usable(evidence: Evidence) -> bool:
@@ -72,7 +72,10 @@ def examine(
     if not _usable(evidence):
         raise _nothing_read(evidence)
     run_context = context.build(evidence)
-    findings = analyzers.run(evidence)
+    failed: list[Gap] = []
+    findings = analyzers.run(evidence, failed)
+    if failed:  # listed among the report's warnings, like any input that was not read
+        evidence = evidence.model_copy(update={"gaps": (*evidence.gaps, *failed)})
     alike = similar(cases if cases is not None else load_memory(), evidence, run_context)
     ranked = rank_candidates(knowledge, evidence, findings, run_context)
     return evidence, build(knowledge, evidence, run_context, findings, ranked, alike)

@@ -8,7 +8,8 @@
 Evidence readers never raise on a bad file: they record a Gap and go on. An
 EvidenceError is raised only when, after every input was tried, nothing at all
 could be read. The CLI turns any TrainwreckError into one line on stderr and
-exit status 2.
+exit status 2; any other exception is a bug in trainwreck: one line, a hint to
+report it, and exit status 3.
 """
 
 from __future__ import annotations
@@ -28,3 +29,14 @@ class EvidenceError(TrainwreckError, ValueError):
 
 class KnowledgeBaseError(TrainwreckError, ValueError):
     """A knowledge-base file does not load or does not pass lint."""
+
+
+REPORT_HINT = "a bug in trainwreck: please report it (TRAINWRECK_DEBUG=1 shows the traceback)"
+
+
+def internal_error(error: BaseException) -> str:
+    """One line for a bug of ours that cost part of the answer: what was raised, and
+    where to report it."""
+    text = " ".join(str(error).split())[:200]
+    what = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return f"internal error ({what}), {REPORT_HINT}"

@@ -27,7 +27,8 @@ from trainwreck.analyzers import (
     shapes,
     version_change,
 )
-from trainwreck.model import Evidence, Finding
+from trainwreck.errors import internal_error
+from trainwreck.model import Evidence, Finding, Gap
 
 Analyzer = Callable[[Evidence], list[Finding]]
 
@@ -61,9 +62,20 @@ KEEP: tuple[str, ...] = (
 )
 
 
-def run(evidence: Evidence) -> tuple[Finding, ...]:
-    """Every analyzer's findings, in registry order."""
+def run(evidence: Evidence, failed: list[Gap] | None = None) -> tuple[Finding, ...]:
+    """Every analyzer's findings, in registry order.
+
+    An analyzer that raises (a bug of ours) loses its own findings, never the
+    report: it is recorded in `failed`, which the report lists as warnings.
+    """
     findings: list[Finding] = []
     for analyzer in ANALYZERS:
-        findings.extend(analyzer(evidence))
+        try:
+            findings.extend(analyzer(evidence))
+        except Exception as error:  # the last resort of one analyzer
+            name = analyzer.__module__.rsplit(".", 1)[-1]
+            reason = f"its findings are left out: {internal_error(error)}"
+            (failed if failed is not None else []).append(
+                Gap(source=f"analyzer {name}", reason=reason)
+            )
     return tuple(findings)

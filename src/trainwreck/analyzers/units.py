@@ -16,8 +16,11 @@ _FACTORS = {
     "gb": 10**9,
     "tb": 10**12,
 }
-SIZE = r"[\d.]+\s*(?:[KMGT]i?B|bytes|B)"
-_SIZE_PARTS = re.compile(r"([\d.]+)\s*([KMGT]i?B|bytes|B)", re.IGNORECASE)
+# A number starts where no digit precedes it and is at most 32 characters ("388.00"):
+# unbounded, a search over a run of thousands of digits with no unit after it retries
+# from every digit, quadratic (seconds per line, found by benchmarks/fuzz.py).
+SIZE = r"(?<![\d.])[\d.]{1,32}\s*(?:[KMGT]i?B|bytes|B)"
+_SIZE_PARTS = re.compile(r"([\d.]{1,32})\s*([KMGT]i?B|bytes|B)", re.IGNORECASE)
 
 
 def to_bytes(text: str) -> int | None:
@@ -27,7 +30,7 @@ def to_bytes(text: str) -> int | None:
         return None
     try:
         return int(float(match.group(1)) * _FACTORS[match.group(2).lower()])
-    except ValueError:
+    except (ValueError, OverflowError):  # "1.2.3 GiB"; 400 digits make an infinite float
         return None
 
 

@@ -22,6 +22,9 @@ from trainwreck.curves.table import WALL, TableBuilder
 Row = dict[str, object]
 FloatColumn = tuple[NDArray[np.float64], NDArray[np.bool_]]
 _SKIP_SUFFIXES = ("__min", "__max", "_runtime_per_sample")
+# A step past this is no step a run took (2**53: the last integer a float64 holds
+# exactly); NaN, inf and 1e300 would otherwise become garbage int64 steps.
+MAX_STEP = float(2**53)
 
 
 def clean_key(key: str) -> str:
@@ -34,7 +37,7 @@ def _one(value: object) -> float:
         return math.nan
     try:
         return float(str(value).lower().replace("infinity", "inf"))
-    except ValueError:
+    except (ValueError, OverflowError):  # str() of an int past 4,300 digits raises
         return math.nan
 
 
@@ -53,7 +56,7 @@ def to_floats(column: Sequence[object]) -> FloatColumn:
     count = len(column)
     try:
         values = np.array(column, dtype=np.float64)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):  # an int of 400 digits overflows
         values = np.array([_one(value) for value in column], dtype=np.float64)
         return values, np.fromiter((_is_number(v) for v in column), bool, count)
     if not np.isnan(values).any() or (isinstance(column, list) and None not in column):
@@ -95,7 +98,8 @@ def add_columns(
         builder.info["step_unit"] = "row (the file has no step column)"
     else:
         step_values, step_present = columns[step_key]
-        steps = np.where(step_present, step_values, -1).astype(np.int64)
+        readable = step_present & (np.abs(step_values) <= MAX_STEP)  # False for NaN and inf
+        steps = np.where(readable, step_values, -1).astype(np.int64)
     has_step = steps >= 0
     time_key = next((k for k in columns if k.lower() in TIME_KEYS), None)
     for key, (values, present) in columns.items():
@@ -134,7 +138,7 @@ def row_columns(rows: Sequence[Row]) -> dict[str, FloatColumn]:
 def _row_floats(rows: Sequence[Row], key: str) -> FloatColumn:
     try:  # a key every row holds a number for (the common case) converts at C speed
         values = np.fromiter(map(itemgetter(key), rows), np.float64, len(rows))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         column = list(map(dict.get, rows, repeat(key)))
         if column and all(isinstance(v, str) for v in column[:100]):
             return strings_to_floats(cast(Sequence[str], column))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from trainwreck.curves import nonfinite, schedule, spikes, trends
 from trainwreck.curves.clipping import clipping
 from trainwreck.curves.facts import RunFacts
@@ -41,8 +43,16 @@ def _spike_findings(table: MetricTable, facts: RunFacts, since: int | None) -> l
 
 
 def detect(table: MetricTable, facts: RunFacts | None = None) -> list[Finding]:
-    """Every event the curves of one source show, in a fixed order."""
-    facts = facts or RunFacts()
+    """Every event the curves of one source show, in a fixed order.
+
+    Curves hold inf, NaN and values near the float64 limit on purpose (they are the
+    events): NumPy's overflow and invalid-value warnings would only be noise on stderr.
+    """
+    with np.errstate(all="ignore"):
+        return _detect(table, facts or RunFacts())
+
+
+def _detect(table: MetricTable, facts: RunFacts) -> list[Finding]:
     findings = nonfinite.detect_non_finite(table)
     findings += [f for check in _SIMPLE if (f := check(table)) is not None]
     swinging = oscillation(table)

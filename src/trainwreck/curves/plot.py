@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 PLOTS_MISSING = "Plots need Matplotlib: pip install 'trainwreck[plots]'"
 MAX_POINTS = 4000  # per series; longer ones are drawn as per-bucket min and max
 MAX_EPOCH_LINES = 60
+# Matplotlib computes an axis's span as max - min: past 1e300 either way it overflows
+# to inf (`arange: cannot compute length`); such values are drawn as gaps, like inf.
+MAX_PLOTTED = 1e300
 _FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
 _PANELS = (("loss", "eval_loss"), ("grad_norm",), ("learning_rate",), ("loss_scale",))
 RED, GREEN, GREY = "#c5221f", "#188038", "#9aa0a6"
@@ -111,7 +114,8 @@ def marks(table: MetricTable, findings: Sequence[Finding]) -> Marks:
 
 def _thinned(series: MetricSeries) -> tuple[np.ndarray, np.ndarray]:
     """Steps and values to draw: all of them, or each bucket's min and max so spikes stay."""
-    values = np.where(np.isfinite(series.values), series.values, np.nan)
+    drawable = np.isfinite(series.values) & (np.abs(series.values) <= MAX_PLOTTED)
+    values = np.where(drawable, series.values, np.nan)
     if len(series) <= MAX_POINTS:
         return series.steps, values
     bucket = -(-len(series) // (MAX_POINTS // 2))

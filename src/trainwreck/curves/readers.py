@@ -18,6 +18,7 @@ from trainwreck.curves.columns import Row, add_columns, row_columns, text_column
 from trainwreck.curves.jsonload import loads, loads_lines
 from trainwreck.curves.table import TableBuilder
 from trainwreck.curves.textlog import read_lines
+from trainwreck.limits import MAX_FIELD_CHARS
 from trainwreck.model import Gap, MetricTable
 
 _STATE_INFO = (
@@ -121,10 +122,12 @@ def _pieces(text: str) -> Iterator[tuple[int, str]]:
 
 def _jsonl_piece(first: int, piece: str) -> tuple[list[object], Sequence[int], int]:
     """The values of one piece's lines, their line numbers, and how many non-blank lines it has."""
-    parsed = loads_lines(piece)
+    parsed = loads_lines(piece) if len(piece) <= 2 * _PIECE_CHARS else None
     if parsed is not None:
         return parsed, range(first, first + len(parsed)), len(parsed)
     numbers, body = _non_blank(piece)
+    if len(piece) > 2 * _PIECE_CHARS:  # a line past _PIECE_CHARS: drop those past the limit
+        body = [line if len(line) <= MAX_FIELD_CHARS else "" for line in body]
     rows, kept = _json_lines(numbers, body)
     return rows, [number + first - 1 for number in kept], len(body)
 
@@ -148,11 +151,27 @@ def read_jsonl(source: str, text: str) -> MetricTable | Gap:
     return finish_table(builder, "JSONL file")
 
 
+def _csv_records(text: str, delimiter: str) -> list[list[str]]:
+    """One record per line; a line past MAX_FIELD_CHARS, or one the csv module refuses
+    (an unclosed quote running past its field limit), is an empty record, so it is
+    skipped as a wrong field count and later lines keep their numbers."""
+    lines = [line if len(line) <= MAX_FIELD_CHARS else "" for line in text.splitlines()]
+    reader = csv.reader(lines, delimiter=delimiter)
+    records: list[list[str]] = []
+    while True:
+        try:
+            records.append(next(reader))
+        except StopIteration:
+            return records
+        except csv.Error:
+            records.append([])
+
+
 def read_csv(source: str, text: str) -> MetricTable | Gap:
     """CSV with a header row: Lightning's CSVLogger, W&B exports, a user's own file."""
     first = text.split("\n", 1)[0]
     delimiter = "\t" if first.count("\t") > first.count(",") else ","
-    records = list(csv.reader(text.splitlines(), delimiter=delimiter))
+    records = _csv_records(text, delimiter)
     if len(records) < 2:
         return Gap(source=source, reason="CSV file has no data rows")
     header, body = records[0], records[1:]

@@ -14,6 +14,7 @@ import numpy as np
 
 from trainwreck.curves.readers import finish_table
 from trainwreck.curves.table import WALL, TableBuilder
+from trainwreck.limits import MAX_PARAM_BYTES, MAX_WALK_FILES, special_file
 from trainwreck.model import Gap, MetricTable
 
 TENSORBOARD_MISSING = (
@@ -50,13 +51,15 @@ def _points(path: str) -> np.ndarray | None:
 
 
 def _files_under(folder: str) -> list[tuple[str, str]]:
-    """(name relative to folder with '/' separators, path) of every file below it."""
+    """(name relative to folder with '/' separators, path) of every regular file below it
+    (a FIFO would block the read forever), at most MAX_WALK_FILES of them."""
     found = []
     for root, _, names in sorted(os.walk(folder)):
         for name in sorted(names):
             path = os.path.join(root, name)
-            found.append((os.path.relpath(path, folder).replace(os.sep, "/"), path))
-    return found
+            if special_file(path) is None:
+                found.append((os.path.relpath(path, folder).replace(os.sep, "/"), path))
+    return found[:MAX_WALK_FILES]
 
 
 def _params_of(run_dir: str) -> dict[str, str]:
@@ -64,7 +67,7 @@ def _params_of(run_dir: str) -> dict[str, str]:
     for name, path in _files_under(os.path.join(run_dir, "params")):
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
-                params[name] = handle.read(4096).strip()
+                params[name] = handle.read(MAX_PARAM_BYTES).strip()
         except OSError:
             continue
     return params
@@ -90,6 +93,8 @@ def read_mlflow_run(run_dir: str) -> StoreRun:
 def _sql_rows(path: str, query: str) -> list[tuple[object, ...]]:
     uri = "file:" + os.path.abspath(path) + "?mode=ro"
     connection = sqlite3.connect(uri, uri=True)
+    # A corrupted database holds invalid UTF-8 in its text columns: replaced, not fatal.
+    connection.text_factory = lambda data: data.decode("utf-8", "replace")
     try:
         return connection.execute(query).fetchall()
     finally:

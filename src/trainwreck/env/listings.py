@@ -17,9 +17,10 @@ from urllib.parse import unquote
 
 from trainwreck.env.facts import cuda_from_conda_build, cuda_from_variant, read_facts
 from trainwreck.env.model import Environment, Facts, Package, normalise
+from trainwreck.limits import MAX_VERSION_CHARS
 
 _NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
-_VERSION = r"[0-9][0-9A-Za-z.+!_-]*"
+_VERSION = rf"[0-9][0-9A-Za-z.+!_-]{{0,{MAX_VERSION_CHARS - 1}}}"  # longer: not a version
 _FREEZE = re.compile(rf"^({_NAME})\s*(?:\[[^\]]*\])?\s*===?\s*({_VERSION})$")
 _DIRECT = re.compile(rf"^({_NAME})\s*(?:\[[^\]]*\])?\s+@\s+(\S+)$")
 _EDITABLE = re.compile(r"^(?:-e|--editable)\s+(\S+)$")
@@ -127,6 +128,8 @@ def _json_packages(text: str, source: str) -> list[Package] | None:
     found: list[Package] = []
     for index, item in enumerate(data, start=1):
         if not isinstance(item, dict) or "name" not in item or "version" not in item:
+            continue
+        if len(str(item["version"])) > MAX_VERSION_CHARS:
             continue
         name = str(item["name"])
         conda = "build_string" in item or "channel" in item

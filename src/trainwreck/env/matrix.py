@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from trainwreck.errors import KnowledgeBaseError
 
@@ -192,7 +192,7 @@ def version_of(text: str | None) -> Version | None:
         return None
     try:
         return Version(text)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or digits past int()'s limit
         return None
 
 

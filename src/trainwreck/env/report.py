@@ -13,15 +13,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from trainwreck.env import check, merge, read_listing, read_live
 from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment
 from trainwreck.errors import UsageError
+from trainwreck.limits import MAX_CONFIG_BYTES, MIB, special_file
 from trainwreck.redact import redact, redact_data
 
-MAX_BYTES = 64 * 1024 * 1024
 KNOWN_FORMATS = (
     "pip freeze/list (columns or JSON), uv pip list, conda list, collect_env, nvidia-smi, nvcc"
 )
@@ -40,16 +41,26 @@ class EnvReport:
 
 
 def _read(path: str) -> str:
+    """A listing or log, up to MAX_CONFIG_BYTES; never a FIFO or a device (they never end)."""
     if path == "-":
-        return sys.stdin.read()
+        return _bounded(sys.stdin.buffer, path)
+    special = special_file(path)
+    if special:
+        raise UsageError(f"{path}: {special}")
     try:
-        if Path(path).stat().st_size > MAX_BYTES:
-            raise UsageError(
-                f"{path}: larger than {MAX_BYTES // 2**20} MiB; pass the listing alone"
-            )
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            return _bounded(handle, path)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from error
+
+
+def _bounded(handle: BinaryIO, path: str) -> str:
+    data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UsageError(
+            f"{path}: larger than {MAX_CONFIG_BYTES // MIB} MiB; pass the listing alone"
+        )
+    return data.decode("utf-8", errors="replace")
 
 
 def read_files(paths: Sequence[str]) -> Environment:

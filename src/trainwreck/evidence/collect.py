@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from trainwreck.errors import internal_error
 from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
@@ -22,8 +23,9 @@ from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import Matcher, build_matcher
 from trainwreck.evidence.roles import exception_roles, line_roles
 from trainwreck.evidence.setup import build_setup
-from trainwreck.evidence.streams import SafeStream, stdin_stream
+from trainwreck.evidence.streams import SafeStream, open_limited, read_whole, stdin_stream
 from trainwreck.evidence.tracebacks import parse_exceptions
+from trainwreck.limits import MAX_PATHS
 from trainwreck.model import (
     CodeSnippet,
     ConfigFile,
@@ -70,6 +72,13 @@ class _Collector:
         self.gaps.append(Gap(source=clean(source), reason=clean(reason)))
 
     def add(self, item: Candidate | Gap, forced: InputKind | None = None) -> None:
+        """Read one input; a reader's own bug costs this input, never the report."""
+        try:
+            self._read(item, forced)
+        except Exception as error:  # the last resort of every reader: a Gap, one line
+            self.gap(item.source if isinstance(item, Gap) else item.name, internal_error(error))
+
+    def _read(self, item: Candidate | Gap, forced: InputKind | None) -> None:
         if isinstance(item, Gap):
             self.gap(item.source, item.reason)
             return
@@ -80,14 +89,16 @@ class _Collector:
         if item.store is not None and kind == "metrics":
             self.read_metric_store(item, item.store)
             return
-        try:
-            text = None if kind == "log" else files.read_text(item.path, kind, item.compressed)
-        except (OSError, EOFError, ValueError) as error:
-            self.gap(item.name, f"cannot read: {error}")
-            return
-        if text is None:
+        if kind == "log":
             self.read_log(item)
             return
+        try:
+            text, stopped = read_whole(item.path, kind, item.size_bytes, item.compressed)
+        except OSError as error:
+            self.gap(item.name, f"cannot read: {error.strerror or error}")
+            return
+        if stopped:
+            self.gap(item.name, f"read stopped after {len(text)} characters: {stopped}")
         self.read_small(item, kind, text if kind == "metrics" else clean(text))
         if kind == "env" and forced is None:
             # Job logs often open with nvidia-smi or collect_env output: read the
@@ -96,12 +107,12 @@ class _Collector:
 
     def read_log(self, item: Candidate) -> None:
         try:
-            handle = files.open_binary(item.path, item.compressed)
+            stream = open_limited(item.path, "log", item.size_bytes, item.compressed)
         except OSError as error:
             self.gap(item.name, f"cannot read: {error.strerror}")
             return
-        with handle:
-            self.scan(item.name, SafeStream(handle), item.size_bytes, item.compressed)
+        with stream.inner:
+            self.scan(item.name, stream, item.size_bytes, item.compressed)
 
     def scan(self, source: str, stream: SafeStream, size: int | None, packed: str | None) -> None:
         """Scan one log stream and parse what it kept."""
@@ -214,7 +225,10 @@ class _Collector:
         if stream is None:
             self.gap(STDIN, reason or "cannot read standard input")
             return
-        self.scan(STDIN, stream, None, packed)
+        try:
+            self.scan(STDIN, stream, None, packed)
+        except Exception as error:  # as in `add`: this input is lost, not the report
+            self.gap(STDIN, internal_error(error))
 
     def evidence(self, symptoms: str | None) -> Evidence:
         exceptions = exception_roles(self.exceptions, self.exits)
@@ -240,6 +254,14 @@ class _Collector:
         )
 
 
+def _within_limit(paths: Sequence[str], collector: _Collector) -> list[str]:
+    """Each path once, and no more than MAX_PATHS of them (the rest is a Gap)."""
+    unique = list(dict.fromkeys(paths))
+    if len(unique) > MAX_PATHS:
+        collector.gap(unique[MAX_PATHS], f"more than {MAX_PATHS} paths; this one and later skipped")
+    return unique[:MAX_PATHS]
+
+
 def collect(
     paths: Sequence[str],
     *,
@@ -256,7 +278,7 @@ def collect(
     besides the generic error words.
     """
     collector = _Collector(build_matcher(keep))
-    for path in paths:
+    for path in _within_limit(paths, collector):
         if path == STDIN:
             collector.read_stdin(stdin)
             continue
@@ -268,7 +290,7 @@ def collect(
         (model_config_files, "model_config"),
     )
     for group, kind in forced:
-        for path in group:
+        for path in _within_limit(group, collector):
             for item in files.discover(path):
                 collector.add(item, forced=kind)
     return collector.evidence(symptoms)

@@ -1,19 +1,20 @@
 """Parse configs into flat dotted keys: JSON, YAML, TOML and `--key value` argv.
 
 Flat keys (`zero_optimization.stage`) let analyzers and fixes name one setting
-exactly. Only data loaders are used (`yaml.safe_load`, `json`, `tomllib`):
-nothing the user hands in is executed or unpickled. Each value is redacted with
-its key as context, so `wandb.api_key` or `--hub_token` never holds a secret.
+exactly. Only data loaders are used (`structured`: YAML's safe loader, `json`,
+`tomllib`, each within the nesting limit): nothing the user hands in is executed.
+Each value is redacted with its key as context, so `wandb.api_key` or `--hub_token`
+never holds a secret.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 
+from trainwreck.evidence.structured import load_json, load_toml, load_yaml
+from trainwreck.limits import LimitExceeded
 from trainwreck.model import Scalar
 from trainwreck.redact import redact_scalar
 
@@ -46,21 +47,33 @@ def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values
     return out
 
 
-def parse_config_text(name: str, text: str) -> Values | None:
-    """Parse by suffix (trying JSON, then YAML when unknown); None if unparsable."""
+def parse_config(name: str, text: str) -> Values:
+    """Parse by suffix (YAML when neither JSON nor TOML); ValueError saying why not."""
     import yaml  # only runs that hand us a config pay for importing it
 
     lower = name.lower().removesuffix(".gz").removesuffix(".xz")
     try:
         if lower.endswith(".toml"):
-            data: object = tomllib.loads(text)
+            data: object = load_toml(text)
         elif lower.endswith(".json"):
-            data = json.loads(text)
+            data = load_json(text)
         else:
-            data = yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError, RecursionError):
+            data = load_yaml(text)
+    except LimitExceeded:
+        raise
+    except (ValueError, yaml.YAMLError):
+        raise ValueError("not a valid config (JSON/YAML/TOML)") from None
+    if not isinstance(data, Mapping):
+        raise ValueError("not a valid config (JSON/YAML/TOML): no mapping of keys")
+    return flatten(data)
+
+
+def parse_config_text(name: str, text: str) -> Values | None:
+    """parse_config, or None when the text does not parse or is past a limit."""
+    try:
+        return parse_config(name, text)
+    except ValueError:
         return None
-    return flatten(data) if isinstance(data, Mapping) else None
 
 
 _LAUNCH = re.compile(

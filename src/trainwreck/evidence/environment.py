@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from trainwreck.env.listings import parse_listing as read_env_listing
+from trainwreck.limits import MAX_VERSION_CHARS
 
-_VERSION = r"[0-9][0-9A-Za-z.+!\-_]*"
+_VERSION = rf"[0-9][0-9A-Za-z.+!\-_]{{0,{MAX_VERSION_CHARS - 1}}}"
 _BANNER = (
     (re.compile(r"PyTorch version:\s*(" + _VERSION + ")"), "torch"),
     (re.compile(r"DeepSpeed info: version=(" + _VERSION + ")"), "deepspeed"),

@@ -8,21 +8,28 @@ would only produce noise.
 from __future__ import annotations
 
 import gzip
-import json
 import lzma
 import os
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from trainwreck.evidence._text import clean
+from trainwreck.evidence.structured import load_json as _load_json
+from trainwreck.limits import (
+    MAX_CONFIG_BYTES,
+    MAX_LOG_BYTES,
+    MAX_METRICS_JSON_BYTES,
+    MAX_METRICS_TEXT_BYTES,
+    MAX_WALK_FILES,
+    special_file,
+)
 from trainwreck.model import Gap, InputKind
 
 SNIFF_BYTES = 8192
-MAX_NON_LOG_BYTES = 32 * 1024 * 1024  # configs, listings: never this big
-MAX_METRICS_BYTES = 1 << 30  # millions of logged steps make a metric file of hundreds of MB
 SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules", ".ipynb_checkpoints"})
 _MAGIC = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz"}
 _SQLITE = b"SQLite format 3\x00"  # MLflow's default store is an SQLite database
@@ -163,34 +170,52 @@ def is_event_file(path: str) -> bool:
     return ".tfevents." in os.path.basename(path)
 
 
-def walk(path: str) -> Iterator[str]:
+def walk(path: str) -> Iterator[str | Gap]:
     """Files under a directory in sorted order, skipping VCS and cache folders.
 
     Markdown and HTML files are skipped too: in a run directory they are reports
     (trainwreck's own among them) and READMEs, not what the run printed. An
     MLflow run folder is yielded whole: its metric files only make sense together.
+    A folder that cannot be listed, and the files past MAX_WALK_FILES, are Gaps.
     """
-    for root, dirs, files in os.walk(path):
+    unlisted: list[OSError] = []
+    count = 0
+    for root, dirs, files in os.walk(path, onerror=unlisted.append):
+        yield from (_unlisted_gap(error) for error in unlisted)
+        unlisted.clear()
         if is_mlflow_run(root):
             dirs[:] = []
             yield root
             continue
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         for name in sorted(files):
-            if not name.lower().endswith(REPORT_SUFFIXES):
-                yield os.path.join(root, name)
+            if name.lower().endswith(REPORT_SUFFIXES):
+                continue
+            count += 1
+            if count > MAX_WALK_FILES:
+                yield Gap(source=path, reason=f"more than {MAX_WALK_FILES} files; the rest skipped")
+                return
+            yield os.path.join(root, name)
+    yield from (_unlisted_gap(error) for error in unlisted)
+
+
+def _unlisted_gap(error: OSError) -> Gap:
+    return Gap(source=str(error.filename or "?"), reason=f"cannot list: {_reason(error)}")
 
 
 def sniff(path: str) -> Candidate | Gap:
     """Decide how to read one file (or MLflow run folder), or why it cannot be read."""
     if is_mlflow_run(path):
         return Candidate(path, "metrics", None, None, "mlflow_run")
+    special = special_file(path)
+    if special:
+        return Gap(source=path, reason=special)
     try:
         size = os.path.getsize(path)
         packed = compression(path)
         with open_binary(path, packed) as handle:
             head = _read_head(handle)
-    except (OSError, EOFError, lzma.LZMAError) as error:
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
         return Gap(source=path, reason=f"cannot read: {_reason(error)}")
     if not head:
         return Gap(source=path, reason="empty file")
@@ -203,7 +228,7 @@ def sniff(path: str) -> Candidate | Gap:
     if '"schema_version"' in text and '"name": "trainwreck"' in text:
         return Gap(source=path, reason="a trainwreck report, not evidence")
     kind = kind_by_name(path, text)
-    if kind != "log" and size > max_bytes(kind) and packed is None:
+    if kind != "log" and size > max_bytes(kind, path) and packed is None:
         return Gap(source=path, reason=f"{kind} file too large to read ({size} bytes)")
     return Candidate(path=path, kind=kind, size_bytes=size, compressed=packed)
 
@@ -214,7 +239,7 @@ def _read_head(handle: BinaryIO) -> bytes:
     for _ in range(SNIFF_BYTES // 1024):
         try:
             piece = handle.read(1024)
-        except (EOFError, lzma.LZMAError, OSError):
+        except (EOFError, lzma.LZMAError, zlib.error, OSError):
             if pieces:
                 break
             raise
@@ -236,25 +261,24 @@ def discover(path: str) -> list[Candidate | Gap]:
     if not target.exists():
         return [Gap(source=path, reason="no such file or directory")]
     if target.is_dir():
-        return [sniff(file) for file in walk(path)]
+        return [file if isinstance(file, Gap) else sniff(file) for file in walk(path)]
     return [sniff(path)]
 
 
-def max_bytes(kind: InputKind) -> int:
-    """The most of a non-log file that is read whole (logs are streamed, never held)."""
-    return MAX_METRICS_BYTES if kind == "metrics" else MAX_NON_LOG_BYTES
-
-
-def read_text(path: str, kind: InputKind, compressed: str | None) -> str:
-    """Read a non-log file, up to its kind's limit, as text; invalid UTF-8 is replaced."""
-    with open_binary(path, compressed) as handle:
-        return handle.read(max_bytes(kind)).decode("utf-8", "replace")
+def max_bytes(kind: InputKind, path: str) -> int:
+    """The most of a file that is read: logs are streamed, a JSON is parsed whole."""
+    if kind == "log":
+        return MAX_LOG_BYTES
+    if kind != "metrics":
+        return MAX_CONFIG_BYTES
+    name = _strip_compression_suffix(path.lower())
+    return MAX_METRICS_JSON_BYTES if name.endswith(".json") else MAX_METRICS_TEXT_BYTES
 
 
 def load_json(text: str) -> object:
-    """json.loads that returns None instead of raising on bad input."""
+    """JSON within the nesting limit, or None instead of raising on bad input."""
     try:
-        result: object = json.loads(text)
-    except (ValueError, RecursionError):
+        result: object = _load_json(text)
+    except ValueError:
         return None
     return result

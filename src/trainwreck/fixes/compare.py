@@ -8,6 +8,7 @@ they denote. A boolean is never a number here (`True == 1` is not a no-op).
 from __future__ import annotations
 
 import json
+import math
 from typing import Literal
 
 from trainwreck.model import Scalar
@@ -35,7 +36,10 @@ def number(value: Value) -> float | None:
     meant = denoted(value)
     if isinstance(meant, bool) or not isinstance(meant, int | float):
         return None
-    return float(meant)
+    try:
+        return float(meant)
+    except OverflowError:  # an int of hundreds of digits: past any float
+        return math.inf if meant > 0 else -math.inf
 
 
 def same(first: Value, second: Value) -> bool:

@@ -6,6 +6,7 @@ A secret in an original is a placeholder in its copy (the user puts it back).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from trainwreck.errors import UsageError
 from trainwreck.fixes.consolidate import PatchedFile, consolidate, read_user_files
 from trainwreck.model import Diagnosis
 from trainwreck.redact import PLACEHOLDER_PREFIX, redact
+from trainwreck.write import is_input, write_file
 
 DIFF_NAME = "changes.diff"
 
@@ -50,11 +52,11 @@ def _check_targets(targets: list[Path], originals: list[Path], force: bool) -> N
     overwritten without `force`."""
     protected = {path.resolve() for path in originals}
     for path in targets:
-        if path.resolve() in protected:
+        if path.resolve() in protected or is_input(path, originals):
             raise UsageError(
                 f"--patch: {path} is one of your input files; choose another directory"
             )
-        if path.exists() and not force:
+        if os.path.lexists(path) and not force:  # a dangling symlink exists too
             raise UsageError(f"--patch: {path} already exists (add --force to overwrite it)")
 
 
@@ -70,10 +72,12 @@ def write_patch(diagnosis: Diagnosis, directory: Path, *, force: bool = False) -
     _check_targets([*copies, diff_path], [Path(f.path) for f in files], force)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        for file, copy in zip(files, copies, strict=True):
-            copy.write_text(redact(file.patched), encoding="utf-8")
-        diff_path.write_text(redact("".join(f.diff() for f in files)), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"--patch: cannot write to {directory}: {exc.strerror}") from exc
+    originals = [Path(f.path) for f in files]
+    for file, copy in zip(files, copies, strict=True):
+        write_file(copy, redact(file.patched), replace=force, inputs=originals, what="--patch")
+    diff = redact("".join(f.diff() for f in files))
+    write_file(diff_path, diff, replace=force, inputs=originals, what="--patch")
     redacted = any(PLACEHOLDER_PREFIX in file.patched for file in files)
     return PatchResult(tuple(copies), diff_path, redacted)

@@ -61,13 +61,47 @@ def signature_regexes(patterns: tuple[Pattern, ...]) -> list[str]:
     return regexes
 
 
+def _group_body(regex: str, name: str) -> str | None:
+    """The pattern inside `(?P<name>...)`, found by balancing its parentheses."""
+    start = regex.find(f"(?P<{name}>")
+    if start < 0:
+        return None
+    index, depth, in_class = start + len(name) + 5, 1, False
+    body_start = index
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif not in_class and char in "()":
+            depth += 1 if char == "(" else -1
+            if depth == 0:
+                return regex[body_start:index]
+        index += 1
+    return None
+
+
+def _without_backreferences(regex: str) -> str:
+    """Each `(?P=name)` widened to its group's own pattern: the text it must repeat
+    matches that pattern too. (Widening to `.+?` inside a repeated group backtracks
+    exponentially on a long line that almost matches.)"""
+
+    def widened(match: re.Match[str]) -> str:
+        body = _group_body(regex, match.group(1))
+        return f"(?:{body})" if body is not None else ".+?"
+
+    return re.sub(r"\(\?P=(\w+)\)", widened, regex)
+
+
 @cache
 def _keep_parts(regexes: tuple[str, ...]) -> tuple[str, ...]:
     # Named groups would clash when joined, and back-references would dangle; the
     # reader only needs a superset ("could this line match"), so widen them.
-    plain = [
-        re.sub(r"\(\?P=\w+\)", ".+?", re.sub(r"\(\?P<\w+>", "(?:", regex)) for regex in regexes
-    ]
+    plain = [re.sub(r"\(\?P<\w+>", "(?:", _without_backreferences(regex)) for regex in regexes]
     cased = [f"(?:{regex})" for regex in plain if not regex.startswith("(?i)")]
     folded = [f"(?i:{regex.removeprefix('(?i)')})" for regex in plain if regex.startswith("(?i)")]
     return (*cased, *folded)

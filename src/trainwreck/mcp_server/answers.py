@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from trainwreck.errors import TrainwreckError
-from trainwreck.mcp_server.inputs import Policy, ToolInputError, log_stream, text_argument
+from trainwreck.mcp_server.inputs import (
+    MAX_ID_CHARS,
+    Policy,
+    ToolInputError,
+    log_stream,
+    text_argument,
+)
 from trainwreck.model import Diagnosis
 
 SEARCH_LIMIT = 8
@@ -115,12 +121,12 @@ def get_page(page_id: str) -> Answer:
     from trainwreck.kb import load
     from trainwreck.kb.page import to_markdown
 
-    wanted = page_id.strip()
+    wanted = (text_argument("page_id", page_id, MAX_ID_CHARS) or "").strip()
     if wanted.startswith("case:"):
         return _case(wanted.removeprefix("case:"))
     pattern = load().get(wanted)
     if pattern is None:
-        raise ToolInputError(f"no knowledge-base page {page_id!r}; find ids with search_knowledge")
+        raise ToolInputError(f"no knowledge-base page {wanted!r}; find ids with search_knowledge")
     return Answer(to_markdown(pattern), pattern.model_dump(mode="json"))
 
 

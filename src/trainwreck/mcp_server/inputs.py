@@ -7,14 +7,19 @@ server turns it into a tool error and keeps serving.
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from trainwreck.errors import UsageError
+from trainwreck.evidence.files import walk
+from trainwreck.limits import MAX_PATHS
 
 MAX_LOG_BYTES = 20 * 2**20  # 20 MiB of log text per call
 MAX_TEXT_CHARS = 200_000  # symptoms, status, configs: a paste, not a dump
+MAX_ID_CHARS = 200  # a page id or a framework name: a few words
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: no real path is longer
 _SAMPLE_CHARS = 2**20  # how much of a text the binary check looks at
 _BINARY_SHARE = 0.05  # more control characters than this is not a log
 _TEXT_CONTROLS = frozenset("\t\n\r\f\b\x1b")  # tabs, progress bars, ANSI colours
@@ -36,20 +41,56 @@ class Policy:
         return cls(tuple(Path(p).expanduser().resolve() for p in allow), online)
 
     def path(self, text: str) -> str:
-        """`text` resolved, when it lies under an allowed root; else a ToolInputError."""
+        """`text` resolved (symlinks included), when it lies under an allowed root, and so
+        does every file below it that a directory walk would read; else a ToolInputError."""
         if not self.allowed:
             raise ToolInputError(
-                f"{text}: file paths are disabled; start the server with --allow DIR to permit "
-                "reading under DIR, or pass the text itself"
+                f"{_shown(text)}: file paths are disabled; start the server with --allow DIR to "
+                "permit reading under DIR, or pass the text itself"
             )
-        resolved = Path(text).expanduser().resolve()
-        if not any(resolved == root or root in resolved.parents for root in self.allowed):
-            roots = ", ".join(str(root) for root in self.allowed)
-            raise ToolInputError(f"{text}: outside the allowed paths ({roots})")
+        if len(text) > MAX_PATH_CHARS:
+            raise ToolInputError(
+                f"a path of {len(text):,} characters; the limit is {MAX_PATH_CHARS}"
+            )
+        resolved = self._inside(text, text)
+        if resolved.is_dir():
+            for below in _walked(str(resolved)):
+                self._inside(below, text)
         return str(resolved)
 
+    def _inside(self, path: str, given: str) -> Path:
+        """`path` with every symlink resolved, when it lies under an allowed root."""
+        resolved = Path(path).expanduser().resolve()
+        if not any(resolved == root or root in resolved.parents for root in self.allowed):
+            roots = ", ".join(str(root) for root in self.allowed)
+            via = "" if path == given else f" (through {_shown(path)}, a link out of it)"
+            raise ToolInputError(f"{_shown(given)}: outside the allowed paths ({roots}){via}")
+        return resolved
+
     def paths(self, texts: Sequence[str] | None) -> list[str]:
-        return [self.path(text) for text in texts or ()]
+        """Each path once, at most MAX_PATHS of them, each checked as `path` does."""
+        unique = list(dict.fromkeys(texts or ()))
+        if len(unique) > MAX_PATHS:
+            raise ToolInputError(f"{len(unique):,} paths; the limit is {MAX_PATHS:,}")
+        return [self.path(text) for text in unique]
+
+
+def _walked(folder: str) -> list[str]:
+    """Every file the evidence walk reads under `folder`, MLflow run folders' files too."""
+    found = []
+    for item in walk(folder):
+        if isinstance(item, str):
+            found.append(item)
+            if os.path.isdir(item):  # an MLflow run, read whole
+                found.extend(
+                    os.path.join(root, name) for root, _, names in os.walk(item) for name in names
+                )
+    return found
+
+
+def _shown(text: str) -> str:
+    """A path or id as an answer quotes it: never more than MAX_ID_CHARS of what was sent."""
+    return text if len(text) <= MAX_ID_CHARS else f"{text[:MAX_ID_CHARS]}... ({len(text):,} chars)"
 
 
 def text_argument(name: str, value: str | None, limit: int = MAX_TEXT_CHARS) -> str | None:

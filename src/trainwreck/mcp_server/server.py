@@ -16,7 +16,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from trainwreck import __version__
-from trainwreck.errors import TrainwreckError
+from trainwreck.errors import TrainwreckError, internal_error
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
 from trainwreck.redact import redact, redact_data
@@ -52,7 +52,8 @@ def _first_problem(error: ValidationError) -> str:
 
 
 def _result(run: Any, *args: Any, **kwargs: Any) -> CallToolResult:
-    """Run an answer; a TrainwreckError becomes a tool error with its first line.
+    """Run an answer; a TrainwreckError becomes a tool error with its first line, and
+    any other exception (a bug of ours) one line saying so, never an opaque failure.
 
     Every answer and error passes the redaction net here, whatever the tool echoes.
     """
@@ -60,6 +61,8 @@ def _result(run: Any, *args: Any, **kwargs: Any) -> CallToolResult:
         answer: answers.Answer = run(*args, **kwargs)
     except TrainwreckError as exc:
         raise ToolError(redact(answers.one_line(exc))) from exc
+    except Exception as exc:  # the server's last resort, as the CLI's exit status 3
+        raise ToolError(redact(internal_error(exc))) from exc
     return CallToolResult(
         content=[TextContent(type="text", text=redact(answer.markdown))],
         structured_content=redact_data(answer.data),

@@ -83,9 +83,13 @@ def bundled() -> list[BundledModel]:
 def load_config(name_or_path: str) -> ModelConfig:
     """A config from a file, a model directory, or a bundled hub id (offline)."""
     path = Path(name_or_path)
-    if path.is_dir():
-        path = path / "config.json"
-    if path.is_file():
+    try:
+        if path.is_dir():
+            path = path / "config.json"
+        local = path.is_file()
+    except (OSError, ValueError):  # a name past PATH_MAX (or holding a NUL) is no path
+        local = False
+    if local:
         return ModelConfig(_read_json(path), str(path))
     wanted = name_or_path.lower().rstrip("/")
     for model in bundled():

@@ -32,12 +32,20 @@ def _model(run: Run, index: int) -> ModelConfig | None:
     document = run.documents[index]
     names = [run.leaf(index, key) for key in MODEL_KEYS] + document.positional[:1]
     for name in names:
-        if isinstance(name, str) and "/" in name and not Path(name).exists():
+        if isinstance(name, str) and "/" in name and not _is_path(name):
             try:
                 return load_config(name)
             except EvidenceError:
                 continue
     return None
+
+
+def _is_path(name: str) -> bool:
+    """Whether a model name is a local path; one past PATH_MAX (or with a NUL) is not."""
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _targets(value: object) -> list[str] | None:

@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.configs import Values, flatten, is_launch_line, joined_commands
 from trainwreck.evidence.configs import parse_argv as _parse_argv
+from trainwreck.evidence.structured import load_json, load_toml, load_yaml
+from trainwreck.limits import MAX_CONFIG_BYTES, MIB, LimitExceeded, special_file
 from trainwreck.redact import redact
-
-MAX_BYTES = 4 * 1024 * 1024
 
 
 class ConfigSyntaxError(EvidenceError):
@@ -50,9 +50,17 @@ class Document:
         return None
 
 
+def _bounded(path: str, parse: Callable[[str], Any], text: str) -> Any:
+    """A structured loader's result; past a nesting or alias limit, a ConfigSyntaxError."""
+    try:
+        return parse(text)
+    except LimitExceeded as exc:
+        raise ConfigSyntaxError(f"{path}: {exc}") from None
+
+
 def _json(path: str, text: str) -> Any:
     try:
-        return json.loads(text)
+        return _bounded(path, load_json, text)
     except json.JSONDecodeError as exc:
         hint = ""
         if re.search(r",\s*[}\]]", text):
@@ -66,7 +74,7 @@ def _yaml(path: str, text: str) -> Any:
     import yaml
 
     try:
-        return yaml.safe_load(text)
+        return _bounded(path, load_yaml, text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
@@ -76,7 +84,7 @@ def _yaml(path: str, text: str) -> Any:
 
 def _toml(path: str, text: str) -> Any:
     try:
-        return tomllib.loads(text)
+        return _bounded(path, load_toml, text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"line (\d+)", str(exc))
         line = f":{match.group(1)}" if match else ""
@@ -145,13 +153,17 @@ def read_text(path: str, text: str) -> Document:
 
 
 def read_file(path: str) -> Document:
-    file = Path(path)
+    """One config file, read up to MAX_CONFIG_BYTES; never opens a FIFO or a device."""
+    special = special_file(path)
+    if special:
+        raise ConfigSyntaxError(f"{redact(path)}: {special}")
     try:
-        raw = file.read_bytes()[: MAX_BYTES + 1]
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ConfigSyntaxError(f"{redact(path)}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
+    if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigSyntaxError(
-            f"{redact(path)}: larger than {MAX_BYTES // 2**20} MiB; not a config"
+            f"{redact(path)}: larger than {MAX_CONFIG_BYTES // MIB} MiB; not a config"
         )
     return read_text(path, raw.decode("utf-8", errors="replace"))

@@ -1,0 +1,38 @@
+"""MCP `check_config` on the inputs that crashed it (issue 16): a one-line answer each.
+
+Before, each ended in an opaque "Error executing tool" with an exception's text;
+now a refused input is a tool error of one line naming the limit, over stdio with
+the SDK client.
+"""
+
+from __future__ import annotations
+
+from mcp import ClientSession
+from mcp_session import with_server
+
+BIG_INT = "9" * 400
+TEXTS = {
+    "json-980-deep": '{"a":' * 980 + "1" + "}" * 980,
+    "yaml-recursive-alias": "a: &x {b: *x}\n",
+    "yaml-deep": "a: " + "[" * 980 + "]" * 980 + "\n",
+    "bigint-values": f"learning_rate: {BIG_INT}\nwarmup_steps: [{BIG_INT}]\n",
+    "version-5000-digits": "torch==2." + "1" * 5000 + "\n",
+}
+
+
+def test_check_config_answers_one_line_for_each_crash_input() -> None:
+    async def body(session: ClientSession) -> dict[str, tuple[bool, str]]:
+        answers = {}
+        for name, text in TEXTS.items():
+            result = await session.call_tool("check_config", {"config": text})
+            first = result.content[0]
+            answers[name] = (bool(result.is_error), getattr(first, "text", ""))
+        return answers
+
+    answers = with_server()(body)
+    for name, (is_error, text) in answers.items():
+        assert "Traceback" not in text and "internal error" not in text, (name, text)
+        if is_error:
+            assert len(text.strip().splitlines()) == 1, (name, text)
+    assert "nested deeper than" in answers["json-980-deep"][1]
+    assert "nested deeper than" in answers["yaml-recursive-alias"][1]
