@@ -148,8 +148,15 @@ def cases_import(source: str, store_path: str | None) -> None:
     from trainwreck.cases.records import read_records
     from trainwreck.redact import redact_data
 
+    from trainwreck.limits import MAX_CONFIG_BYTES, special_file
+
+    path_in = Path(source)
+    if why := special_file(source):
+        raise UsageError(f"{source}: {why}")
     try:
-        records = read_records(Path(source))
+        if path_in.stat().st_size > MAX_CONFIG_BYTES:
+            raise UsageError(f"{source}: over {MAX_CONFIG_BYTES // 2**20} MiB; not imported")
+        records = read_records(path_in)
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror}") from None
     clean = [type(r).model_validate(redact_data(r.model_dump())) for r in records]

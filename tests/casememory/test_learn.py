@@ -114,3 +114,18 @@ def test_a_bad_import_file_is_one_line_and_status_2(
     assert exit_info.value.code == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("trainwreck: error:")
+
+
+def test_importing_a_fifo_is_refused_without_blocking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    from trainwreck.cli import main
+
+    fifo = tmp_path / "team.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["cases", "import", str(fifo), "--store", str(tmp_path / "s.sqlite")])
+    assert exit_info.value.code == 2
+    assert "FIFO" in capsys.readouterr().err

@@ -59,7 +59,7 @@ def add(path: Path, records: Iterable[CaseRecord]) -> int:
 
 
 def read(path: Path) -> list[CaseRecord]:
-    """Every record in the store; none when it does not exist yet."""
+    """Every record in the store; none when it does not exist yet (or is no regular file)."""
     if not path.is_file():
         return []
     connection = _connect(path)
