@@ -146,9 +146,8 @@ def cases_import(source: str, store_path: str | None) -> None:
     """Add the records of a JSONL file (from `cases export`) to the local store."""
     from trainwreck.cases.local import add
     from trainwreck.cases.records import read_records
-    from trainwreck.redact import redact_data
-
     from trainwreck.limits import MAX_CONFIG_BYTES, special_file
+    from trainwreck.redact import redact_data
 
     path_in = Path(source)
     if why := special_file(source):
