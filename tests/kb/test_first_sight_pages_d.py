@@ -48,6 +48,16 @@ def _ids(diagnosis: Diagnosis) -> list[str]:
         ),
         # Its config.yaml names BertLayer: the wrap-class finding puts the class name first.
         ("batch-1", "accelerate-fsdp-wrap-cls-xlmroberta-66", "fsdp-wrap-layer-class-not-in-model"),
+        (
+            "batch-2",
+            "nanogpt-resume-checkpoint-kept-on-gpu-oom-236",
+            "checkpoint-resume-loaded-onto-gpu",
+        ),
+        (
+            "batch-2",
+            "datasets-filter-mp-pool-terminate-hang-6393",
+            "datasets-map-num-proc-pool-hang",
+        ),
     ],
 )
 def test_page_leads_on_the_case_it_was_written_for(batch: str, case: str, page: str) -> None:
@@ -71,3 +81,30 @@ def test_an_accelerate_env_dump_with_fsdp_points_at_the_default_config(tmp_path:
         "Exception: Could not find the transformer layer class to wrap in the model.",
     )
     assert _ids(diagnosis)[0] == "accelerate-stale-default-config"
+
+
+OOM = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
+
+
+def test_an_oom_on_resume_with_a_cuda_map_location_names_the_checkpoint(tmp_path: Path) -> None:
+    diagnosis = _log(
+        tmp_path,
+        "Resuming training from checkpoint out/ckpt.pt",
+        "    checkpoint = torch.load(ckpt_path, map_location=device)",
+        OOM,
+    )
+    assert _ids(diagnosis)[0] == "checkpoint-resume-loaded-onto-gpu"
+
+
+def test_an_oom_without_a_resume_is_not_blamed_on_the_checkpoint(tmp_path: Path) -> None:
+    diagnosis = _log(tmp_path, "Saving model checkpoint to output/checkpoint-500", OOM)
+    assert "checkpoint-resume-loaded-onto-gpu" not in _ids(diagnosis)
+
+
+def test_a_map_without_num_proc_is_not_the_pool_hang(tmp_path: Path) -> None:
+    diagnosis = _log(
+        tmp_path,
+        "Map: 100%|##########| 1000/1000 [00:01<00:00, 900.00 examples/s]",
+        symptoms="training hangs after the first epoch",
+    )
+    assert _ids(diagnosis)[:1] != ["datasets-map-num-proc-pool-hang"]
