@@ -73,11 +73,10 @@ def test_the_wrap_error_alone_names_both_causes(tmp_path: Path) -> None:
     assert set(ids[:2]) == {"accelerate-stale-default-config", "fsdp-wrap-layer-class-not-in-model"}
 
 
-def test_an_accelerate_env_dump_with_fsdp_points_at_the_default_config(tmp_path: Path) -> None:
+def test_the_default_config_file_named_in_the_log_points_at_it(tmp_path: Path) -> None:
     diagnosis = _log(
         tmp_path,
-        "- `Accelerate` default config:",
-        "        - distributed_type: FSDP",
+        '  File "/home/user/.cache/huggingface/accelerate/default_config.yaml", line 4',
         "Exception: Could not find the transformer layer class to wrap in the model.",
     )
     assert _ids(diagnosis)[0] == "accelerate-stale-default-config"
