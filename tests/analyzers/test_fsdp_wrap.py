@@ -39,3 +39,9 @@ def test_an_fsdp_config_without_a_wrap_class_says_nothing(tmp_path: Path) -> Non
         encoding="utf-8",
     )
     assert fsdp_wrap.analyze(collect([str(config)])) == []
+
+
+def test_a_launch_command_keeps_no_shell_quotes_in_the_class_name() -> None:
+    command = Path(__file__).parents[2] / "tests/cases/alpaca-llama13b-fsdp-a100-86/command.txt"
+    [finding] = fsdp_wrap.analyze(collect([str(command)]))
+    assert finding.values["classes"] == "LlamaDecoderLayer"

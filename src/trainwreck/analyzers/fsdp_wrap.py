@@ -18,7 +18,8 @@ def _wrap_class(values: dict[str, Scalar | list[Scalar]]) -> tuple[str, str] | N
     for key, value in values.items():
         if key.rsplit(".", 1)[-1] in WRAP_KEYS and value not in (None, "", []):
             names = value if isinstance(value, list) else [value]
-            return key, ",".join(str(name) for name in names)
+            # a launch command's argv keeps shell quotes around the value
+            return key, ",".join(str(name).strip("'\"") for name in names)
     return None
 
 
