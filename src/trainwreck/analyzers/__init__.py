@@ -17,6 +17,7 @@ from trainwreck.analyzers import (
     curves,
     dtype_origin,
     environment,
+    fsdp_wrap,
     index_range,
     loss,
     loss_constants,
@@ -48,6 +49,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     loss_scale.analyze,
     version_change.analyze,
     api_drift.analyze,
+    fsdp_wrap.analyze,
     code.analyze,
 )
 KEEP: tuple[str, ...] = (
