@@ -28,7 +28,7 @@ from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, thread_k
 from trainwreck.redact import redact
 
 ROOT = Path(__file__).resolve().parent.parent
-MEASURED_BATCHES = ("batch-1", "batch-2")
+MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3")
 MAX_EVIDENCE_LINES = 12
 MAX_LINE_CHARS = 300
 
