@@ -66,3 +66,15 @@ def test_reports_list_similar_failures_with_links_and_json_fits_the_schema() -> 
     report = json.loads(render(found, "json"))
     assert list(Draft202012Validator(schema).iter_errors(report)) == []
     assert report["similar_cases"][0]["similarity"] >= CLOSE_SIMILARITY
+
+
+def test_a_case_hypothesis_never_goes_ahead_of_a_confident_page() -> None:
+    """tests/cases/repro-dataloader-too-many-workers: a thread with the same warning (first-sight
+    batch-3 query2labels#9, filed under no page) matches at 1.0, but the page is High."""
+    from trainwreck.kb.cases import diagnose_folder
+
+    found = diagnose_folder(CASE.parent / "repro-dataloader-too-many-workers")
+    top = found.hypotheses[0]
+    assert (top.id, top.confidence) == ("dataloader-too-many-workers", "high")
+    later = [h for h in found.hypotheses if h.id.startswith("case:")]
+    assert later and all(h.score <= top.score for h in later)

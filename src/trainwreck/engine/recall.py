@@ -84,12 +84,23 @@ def case_hypothesis(case: SimilarCase) -> Hypothesis:
 def with_cases(
     hypotheses: list[Hypothesis], similar: tuple[SimilarCase, ...], limit: int
 ) -> list[Hypothesis]:
-    """The page hypotheses with each close unfiled case added, best score first."""
+    """The page hypotheses with each close unfiled case added, best score first.
+
+    A case hypothesis is a suggestion from a look-alike thread, so it never goes
+    ahead of a page matched on this run's own lines (or made Medium/High): its
+    score is capped at theirs (shown tied, the page first). It leads only over
+    pages the symptoms alone retrieved. Measured: on first-sight batch-3 the one
+    case that led over a log-matched page displaced the right answer, and on the
+    case suite two threads with a page's own error took the top from it.
+    """
     shown = {h.id for h in hypotheses}
+    backed = [h.score for h in hypotheses if h.evidence or h.confidence != "low"]
+    cap = min(backed, default=1.0)
     extra = [
         case_hypothesis(case)
         for case in similar
         if case.similarity >= CLOSE_SIMILARITY and (case.page is None or case.page not in shown)
     ]
-    merged = sorted([*hypotheses, *extra], key=lambda h: -h.score)
+    capped = [h.model_copy(update={"score": min(h.score, cap)}) for h in extra]
+    merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith("case:")))
     return merged[:limit]
