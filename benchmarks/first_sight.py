@@ -37,10 +37,17 @@ def _case_meta(folder: Path) -> dict[str, Any]:
     return meta
 
 
-def _diagnose(folder: Path, meta: dict[str, Any], tree: Path, cases: bool) -> dict[str, Any]:
+def _report(folder: Path, meta: dict[str, Any], tree: Path, cases: str) -> dict[str, Any]:
+    """The CLI's JSON report; a batch already in the case memory leaves each case out of it."""
+    if cases == "leave-out":  # this checkout's library, in-process
+        from trainwreck.kb.cases import diagnose_folder
+        from trainwreck.report import to_json
+
+        loaded: dict[str, Any] = json.loads(to_json(diagnose_folder(folder)))
+        return loaded
     inputs = [str(folder / name) for name in meta.get("inputs") or []]
     command = [sys.executable, "-m", "trainwreck", "diagnose", "--format", "json", *inputs]
-    if not cases:
+    if cases == "off":
         command.append("--no-cases")
     if meta.get("symptoms"):
         command += ["--symptoms", str(meta["symptoms"]).strip()]
@@ -48,7 +55,14 @@ def _diagnose(folder: Path, meta: dict[str, Any], tree: Path, cases: bool) -> di
     result = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if result.returncode != 0:
         return {"error": result.stderr.strip()[-300:]}
-    report = json.loads(result.stdout)
+    parsed: dict[str, Any] = json.loads(result.stdout)
+    return parsed
+
+
+def _diagnose(folder: Path, meta: dict[str, Any], tree: Path, cases: str) -> dict[str, Any]:
+    report = _report(folder, meta, tree, cases)
+    if "error" in report:
+        return report
     return {
         "stated": (report.get("context") or {}).get("stated"),
         "undecided": report.get("undecided"),
@@ -62,7 +76,7 @@ def _diagnose(folder: Path, meta: dict[str, Any], tree: Path, cases: bool) -> di
     }
 
 
-def answers(batch: Path, tree: Path, cases: bool = True) -> list[dict[str, Any]]:
+def answers(batch: Path, tree: Path, cases: str = "on") -> list[dict[str, Any]]:
     """Each case's confirmed cause beside the tool's top hypotheses."""
     sheet = []
     for folder in sorted(p for p in batch.iterdir() if (p / "case.yaml").is_file()):
@@ -129,14 +143,18 @@ def main() -> None:
     run.add_argument("-o", "--output", type=Path, required=True)
     run.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
     run.add_argument(
-        "--no-cases", action="store_true", help="diagnose without the case memory (issue 17)"
+        "--cases",
+        choices=["on", "off", "leave-out"],
+        default="on",
+        help="the case memory: on (as users run it), off (--no-cases), or leave-out (in-process,"
+        " each case's own record left out: for a batch already in the store)",
     )
     rate = sub.add_parser("score")
     rate.add_argument("answers", type=Path)
     rate.add_argument("judgments", type=Path)
     args = parser.parse_args()
     if args.command == "answers":
-        sheet = answers(args.batch, args.tree.resolve(), cases=not args.no_cases)
+        sheet = answers(args.batch, args.tree.resolve(), cases=args.cases)
         args.output.write_text(json.dumps(sheet, indent=1) + "\n", encoding="utf-8")
         print(f"{len(sheet)} cases -> {args.output}")
     else:
