@@ -54,6 +54,17 @@ def _tools(files: dict[str, Path]) -> dict[str, str]:
     return outputs
 
 
+def _learned(root: Path, out: Path) -> dict[str, str]:
+    """A learned incident, cause text with a planted secret included, as the store exports it."""
+    store = str(out / "team.sqlite")
+    cause = f"the run printed '{LOG_FORMS[0].planted}' and then failed"  # the hf token form
+    _, said = _invoke(
+        "learn", str(root), "--cause", cause, "--store", store, "-c", "crash", ok=(0,)
+    )
+    exported, _ = _invoke("cases", "export", "--store", store, ok=(0,))
+    return {"learn (stderr)": said, "learned case (cases export)": exported}
+
+
 @pytest.fixture(scope="module")
 def run_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return write_run(tmp_path_factory.mktemp("run"))
@@ -63,13 +74,14 @@ def run_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def outputs(run_files: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = run_files["yaml"].parent
     out = tmp_path_factory.mktemp("out")
-    return {**_diagnose(root, out), **_tools(run_files)}
+    return {**_diagnose(root, out), **_tools(run_files), **_learned(root, out)}
 
 
 OUTPUTS = (
     *("markdown", "json", "html", "json (stderr)", "--patch", "--script"),
     *("env", "env --format json", "check", "check (stderr)", "check --format json"),
     "check (a file that does not parse)",
+    *("learn (stderr)", "learned case (cases export)"),
 )
 
 
@@ -81,7 +93,10 @@ def test_no_planted_secret_reaches_the_output(outputs: dict[str, str], name: str
 def test_the_secrets_were_read_and_replaced_not_dropped(outputs: dict[str, str]) -> None:
     # Each output shows placeholders where the planted text reached it: the evidence
     # lines, the patched YAML and its diff, the listing's URLs, the checked configs.
-    for name in ("markdown", "json", "html", "--patch", "env", "env --format json", "check"):
+    for name in (
+        *("markdown", "json", "html", "--patch", "env", "env --format json", "check"),
+        "learned case (cases export)",
+    ):
         assert PLACEHOLDER in outputs[name].replace("&lt;", "<"), name
     assert "<redacted:password>" in outputs["--patch"]  # the YAML's password, in the copy
     assert "bf16: true" in outputs["--patch"]  # and the fix is still applied
