@@ -199,3 +199,21 @@ def test_a_back_reference_widens_to_its_group_not_to_any_text() -> None:
 
     regex = r"\[(?P<pad>\d+)(?:,\s*(?P=pad)\b){5,}\]"
     assert _without_backreferences(regex) == r"\[(?P<pad>\d+)(?:,\s*(?:\d+)\b){5,}\]"
+
+
+def test_symlink_loops_in_a_run_directory_are_warnings_and_the_log_is_still_read(
+    tmp_path: Path,
+) -> None:
+    """A link to itself and a link back to the run directory: no hang, no traceback."""
+    from trainwreck.diagnose import diagnose
+
+    run = tmp_path / "run"
+    (run / "sub").mkdir(parents=True)
+    example = Path(__file__).resolve().parents[1] / "examples" / "llama-lora-oom" / "train.log"
+    (run / "train.log").write_bytes(example.read_bytes())
+    (run / "self").symlink_to("self")
+    (run / "sub" / "back").symlink_to("..")
+    found = diagnose([str(run)])
+    assert [Path(f.path).name for f in found.inputs] == ["train.log"]
+    assert any("self" in warning for warning in found.warnings)
+    assert found.hypotheses and found.hypotheses[0].category == "oom"
