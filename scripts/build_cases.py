@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 from trainwreck.cases.query import ERRORISH
-from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, thread_key
+from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, is_web, thread_key
 from trainwreck.redact import redact
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +62,7 @@ def _from_folder(folder: Path, collected: str) -> CaseRecord | None:
         return None
     frameworks = meta.get("frameworks") or []
     source = str(meta["source"])
-    if not source.startswith(("https://", "http://")) and "/" not in source:
+    if not is_web(source) and "/" not in source:
         source = f"{folder.relative_to(ROOT).as_posix()}/{source}"  # a reproduction's script
     return CaseRecord(
         id=folder.name,

@@ -15,7 +15,6 @@ import click
 
 from trainwreck.cli_output import emit
 from trainwreck.errors import UsageError
-from trainwreck.model import CATEGORIES
 
 if TYPE_CHECKING:
     from trainwreck.cases.records import CaseRecord
@@ -36,7 +35,7 @@ def _store(path: str | None) -> Path:
 @click.option("--fix", help="What fixed it.")
 @click.option("--link", help="Where it was resolved: an issue, a PR, an incident URL.")
 @click.option("--symptoms", "-s", help="What was seen, in words.")
-@click.option("--category", "-c", type=click.Choice(CATEGORIES), help="The failure class.")
+@click.option("--category", "-c", help="The failure class (oom, crash, hang, ...).")
 @click.option("--store", "store_path", metavar="FILE", help=STORE_HELP)
 def learn(
     paths: tuple[str, ...],
@@ -58,7 +57,10 @@ def learn(
     from trainwreck.cases.learn import learned_record
     from trainwreck.cases.local import add
     from trainwreck.evidence.collect import collect
+    from trainwreck.model import CATEGORIES
 
+    if category is not None and category not in CATEGORIES:
+        raise UsageError(f"--category must be one of: {', '.join(CATEGORIES)}")
     if not paths and not symptoms:
         raise UsageError("nothing to learn from: give a log file or a run directory")
     evidence = collect(paths, symptoms=symptoms)
@@ -68,7 +70,7 @@ def learn(
         cause=cause,
         fix=fix,
         link=link,
-        category=category,  # type: ignore[arg-type]
+        category=category,
     )
     path = _store(store_path)
     add(path, [record])

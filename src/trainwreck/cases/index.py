@@ -103,9 +103,6 @@ class CaseIndex:
         self.counts = {word: len(ids) for word, ids in postings.items()}
         self.weights = _weights(self.counts, len(self.entries))
 
-    def __len__(self) -> int:
-        return len(self.entries)
-
     def _without(self, skipped: frozenset[int]) -> _Weights:
         if not skipped:
             return self.weights

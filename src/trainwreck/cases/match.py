@@ -40,9 +40,6 @@ class CaseMemory:
     index: CaseIndex
     exclude: frozenset[str] = frozenset()
 
-    def __len__(self) -> int:
-        return len(self.index)
-
 
 @cache
 def bundled_records() -> tuple[CaseRecord, ...]:

@@ -80,9 +80,15 @@ def thread_key(url: str) -> str:
     return thread_label(url.strip()).lower()
 
 
+def is_web(url: str) -> bool:
+    """Only web links become links: a `javascript:` or `file:` URL, a path or an
+    incident name stays text."""
+    return url.startswith(("https://", "http://"))
+
+
 def source_label(source: str, record_id: str) -> str:
     """How a report names a record: `owner/repo#123` for a thread, else its id.
 
     A reproduction or a team's incident has no thread; its id says more than a path.
     """
-    return thread_label(source) if source.startswith(("https://", "http://")) else record_id
+    return thread_label(source) if is_web(source) else record_id

@@ -11,7 +11,7 @@ report lists the thread under "Similar Confirmed Failures".
 
 from __future__ import annotations
 
-from trainwreck.cases.records import source_label
+from trainwreck.cases.records import is_web, source_label
 from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
 
 # A record this similar to the run is a candidate cause, not just a pointer: most of
@@ -61,7 +61,7 @@ def case_hypothesis(case: SimilarCase) -> Hypothesis:
         citations=(
             Citation(
                 page=f"case:{case.id}",
-                url=case.source if case.source.startswith(("https://", "http://")) else None,
+                url=case.source if is_web(case.source) else None,
                 detail=f"where the cause was confirmed ({case.confirmed_by}): {case.source}",
             ),
             *(

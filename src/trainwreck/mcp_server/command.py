@@ -9,7 +9,6 @@ from __future__ import annotations
 import click
 
 from trainwreck.errors import UsageError
-from trainwreck.mcp_server.inputs import Policy
 
 
 @click.command("mcp")
@@ -46,6 +45,7 @@ def mcp_command(
       trainwreck mcp --allow ~/runs
       trainwreck mcp --http 127.0.0.1:8765
     """
+    from trainwreck.mcp_server.inputs import Policy  # reads files: not on `--help`'s path
     from trainwreck.mcp_server.network import forbid_network, parse_http
 
     address = parse_http(http, allow_remote) if http else None

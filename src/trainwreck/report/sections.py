@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from trainwreck.cases.records import source_label
+from trainwreck.cases.records import is_web, source_label
 from trainwreck.fixes.consolidate import consolidate
 from trainwreck.model import (
     ArithmeticLine,
@@ -210,7 +210,7 @@ def refs(hypothesis: Hypothesis, *, with_urls: bool = True) -> tuple[Ref, ...]:
     if not hypothesis.grounded or not hypothesis.citations:
         return NO_KB
     pages = dict.fromkeys(_kb_tag(c.page) for c in hypothesis.citations if c.page)
-    urls = dict.fromkeys(c.url for c in hypothesis.citations if c.url and _is_web(c.url))
+    urls = dict.fromkeys(c.url for c in hypothesis.citations if c.url and is_web(c.url))
     if pages and not with_urls:
         urls.clear()
     return (*(Ref(page) for page in pages), *(Ref("source", url) for url in urls))
@@ -356,7 +356,7 @@ def similar(case: SimilarCase) -> Similar:
         title=f"{label} ({case.similarity:.0%} similar; {case.category}"
         + (f"; {versions}" if versions else "")
         + f"; confirmed by: {case.confirmed_by}{store})",
-        url=case.source if _is_web(case.source) else None,
+        url=case.source if is_web(case.source) else None,
         cause=case.cause,
         fix=case.fix,
         lines=tuple(_clip(line) for line in case.lines[:2]),
@@ -377,7 +377,7 @@ def _guards(preventions: tuple[Prevention, ...]) -> tuple[Guard, ...]:
 
 def _guard(prevention: Prevention) -> Guard:
     source = prevention.citation
-    if _is_web(source):
+    if is_web(source):
         tags: tuple[Ref, ...] = (Ref("source", source),)
     elif source:
         tags = (Ref(_kb_tag(source)),)
@@ -405,8 +405,3 @@ def _clip(text: str) -> str:
 def _kb_tag(page: str) -> str:
     """`kb:<id>` for a page; a case-memory record keeps its `case:<id>` tag."""
     return page if page.startswith(("kb:", "case:")) else f"kb:{page}"
-
-
-def _is_web(url: str) -> bool:
-    """Only web links become links: a `javascript:` or `file:` URL stays text."""
-    return url.startswith(("https://", "http://"))
