@@ -14,9 +14,8 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from trainwreck.cases import load_memory
-from trainwreck.cases.match import bundled_records
+from trainwreck.cases.match import SHOW_SIMILARITY, bundled_records
 from trainwreck.diagnose import diagnose
-from trainwreck.engine.recall import CLOSE_SIMILARITY
 from trainwreck.report import render
 
 CASE = Path(__file__).resolve().parents[1] / "cases" / "peft-target-modules-internvl-150"
@@ -30,7 +29,7 @@ def test_a_case_does_not_find_itself_when_left_out_but_finds_the_same_error() ->
     assert "peft-target-modules-internvl-150" not in ids
     assert OTHER in ids
     other = next(c for c in found.similar_cases if c.id == OTHER)
-    assert other.similarity >= CLOSE_SIMILARITY
+    assert other.similarity >= SHOW_SIMILARITY
     assert other.matched and other.matched[0].source.endswith("train.log")
 
 
@@ -65,7 +64,7 @@ def test_reports_list_similar_failures_with_links_and_json_fits_the_schema() -> 
     schema = json.loads(files("trainwreck.report").joinpath("diagnosis.schema.json").read_text())
     report = json.loads(render(found, "json"))
     assert list(Draft202012Validator(schema).iter_errors(report)) == []
-    assert report["similar_cases"][0]["similarity"] >= CLOSE_SIMILARITY
+    assert report["similar_cases"][0]["similarity"] >= SHOW_SIMILARITY
 
 
 def test_a_case_hypothesis_never_goes_ahead_of_a_confident_page() -> None:
