@@ -177,9 +177,13 @@ def with_judged_pages(
     ]
 
 
+def build() -> list[CaseRecord]:
+    """The store: one record per thread, each filed under a page where one is known."""
+    return with_judged_pages(unique(records()), [*_first_sight_pages(), *_benchmark_pages()])
+
+
 def main() -> int:
-    judged = [*_first_sight_pages(), *_benchmark_pages()]
-    kept = with_judged_pages(unique(records()), judged)
+    kept = build()
     BUNDLED.parent.mkdir(parents=True, exist_ok=True)
     BUNDLED.write_text("".join(dump_records(kept)), encoding="utf-8")
     print(f"{len(kept)} records -> {BUNDLED.relative_to(ROOT)}")

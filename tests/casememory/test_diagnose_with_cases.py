@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from trainwreck.cases import load_memory
 from trainwreck.cases.match import SHOW_SIMILARITY, bundled_records
 from trainwreck.diagnose import diagnose
+from trainwreck.kb.cases import load_case
 from trainwreck.report import render
 
 CASE = Path(__file__).resolve().parents[1] / "cases" / "peft-target-modules-internvl-150"
@@ -68,11 +69,19 @@ def test_reports_list_similar_failures_with_links_and_json_fits_the_schema() -> 
 
 
 def test_a_case_hypothesis_never_goes_ahead_of_a_confident_page() -> None:
-    """tests/cases/repro-dataloader-too-many-workers: a thread with the same warning (first-sight
-    batch-3 query2labels#9, filed under no page) matches at 1.0, but the page is High."""
-    from trainwreck.kb.cases import diagnose_folder
-
-    found = diagnose_folder(CASE.parent / "repro-dataloader-too-many-workers")
+    """tests/cases/repro-dataloader-too-many-workers: a team incident with the same warning
+    (first-sight batch-3 query2labels#9, filed under no page) matches at 1.0, but the page is
+    High."""
+    record = next(
+        r for r in bundled_records() if r.id == "query2labels-dataloader-30-workers-freeze-9"
+    )
+    team = record.model_copy(update={"id": "team-incident-7", "page": None, "source": "INC-7"})
+    case = load_case(CASE.parent / "repro-dataloader-too-many-workers")
+    found = diagnose(
+        [str(p) for p in case.inputs],
+        symptoms=case.symptoms,
+        cases=load_memory([team], exclude=(record.source,)),
+    )
     top = found.hypotheses[0]
     assert (top.id, top.confidence) == ("dataloader-too-many-workers", "high")
     later = [h for h in found.hypotheses if h.id.startswith("case:")]
