@@ -100,9 +100,7 @@ def with_cases(
     backed = [h.score for h in hypotheses if h.evidence or h.confidence != "low"]
     cap = min(backed, default=1.0)
     extra = [
-        case_hypothesis(case)
-        for case in similar
-        if case.page is None or case.page not in shown
+        case_hypothesis(case) for case in similar if case.page is None or case.page not in shown
     ]
     capped = [h.model_copy(update={"score": min(h.score, cap)}) for h in extra]
     merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith("case:")))
