@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError
 from trainwreck import __version__
 from trainwreck.errors import TrainwreckError, internal_error
 from trainwreck.mcp_server import answers
-from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
+from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy, ToolInputError, known_arguments
 from trainwreck.redact import redact, redact_data
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
@@ -31,9 +31,21 @@ INSTRUCTIONS = (
 
 
 class _Server(MCPServer[Any]):
-    """MCPServer whose argument-validation errors read as one line the agent can act on."""
+    """MCPServer whose argument-validation errors read as one line the agent can act on,
+    and which refuses arguments its tools do not take instead of dropping them."""
+
+    def close_schemas(self) -> None:
+        """Say in every tool's input schema that no other argument is accepted."""
+        for tool in self._tool_manager.list_tools():
+            tool.parameters["additionalProperties"] = False
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            try:
+                known_arguments(arguments or {}, list(tool.parameters.get("properties", {})))
+            except ToolInputError as exc:
+                raise ToolError(redact(f"Error executing tool {name}: {exc}")) from exc
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -288,4 +300,5 @@ def build(policy: Policy) -> MCPServer[Any]:
         }  # fmt: skip
         return _result(answers.estimate_memory, policy, model, settings)
 
+    server.close_schemas()
     return server
