@@ -1,4 +1,4 @@
-"""How every tool call is checked and answered, whichever tool it is.
+"""How every tool call is checked and answered, whichever tool it is, and stdio served.
 
 Before a tool runs: an argument it does not take is refused by name. After: a
 TrainwreckError or a bug becomes one error line, and every answer passes the
@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from trainwreck.errors import TrainwreckError, internal_error
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.bounded import cap_answer, cap_error
+from trainwreck.mcp_server.framing import serve_stdio
 from trainwreck.mcp_server.inputs import ToolInputError, known_arguments
 from trainwreck.redact import redact, redact_data
 
@@ -24,6 +25,10 @@ from trainwreck.redact import redact, redact_data
 class Server(MCPServer[Any]):
     """MCPServer whose argument-validation errors read as one line the agent can act on,
     and which refuses arguments its tools do not take instead of dropping them."""
+
+    async def run_stdio_async(self) -> None:
+        """stdio, with a JSON-RPC error reply to a malformed line (see framing.py)."""
+        await serve_stdio(self)
 
     def close_schemas(self) -> None:
         """Say in every tool's input schema that no other argument is accepted."""
