@@ -157,15 +157,7 @@ def analyze(evidence: Evidence) -> list[Finding]:
     if env.packages or env.facts.values:
         from trainwreck.env import compat  # packaging's parsers: only for a listing
 
-        conflicts += [
-            *compat.check_rules(env),
-            *compat.check_variants(env),
-            *compat.check_numpy2(env),
-            *compat.check_driver(env),
-            *compat.check_python(env),
-            *compat.check_cuda(env),
-            *compat.check_toolkit(env),
-        ]
+        conflicts += [c for check_one in compat.CITED_CHECKS for c in check_one(env)]
     conflicts += trace(env, _lines(evidence))
     findings = [_finding(conflict) for conflict in conflicts]
     if env.packages:
