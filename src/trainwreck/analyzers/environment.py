@@ -68,10 +68,10 @@ def _lines(evidence: Evidence) -> list[Line]:
     for exc in evidence.exceptions:
         for frame in exc.frames:
             text = f'File "{frame.file}", line {frame.line}'
-            entries.append((exc.source, exc.line, 0, Line(exc.source, exc.line, text)))
-        entries.append(
-            (exc.source, exc.line, 2, Line(exc.source, exc.line, f"{exc.type}: {exc.message}"))
-        )
+            at = frame.log_line if frame.log_line is not None else exc.line
+            entries.append((exc.source, exc.line, 0, Line(exc.source, at, text)))
+        message = Line(exc.source, exc.message_ref_line, f"{exc.type}: {exc.message}")
+        entries.append((exc.source, exc.line, 2, message))
     return [line for *_, line in sorted(entries, key=lambda e: e[:3])]
 
 
