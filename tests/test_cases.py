@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from helpers import misquoted
 from trainwreck.kb.cases import Case, diagnose_case, find_cases
 from trainwreck.model import Diagnosis
 from trainwreck.report import render
@@ -101,6 +102,11 @@ def test_reproduced_case_still_fails_the_same_way(case: Case, tmp_path: Path) ->
         tmp_path, case.source, case.category, case.top_pattern, case.symptoms, (log,), False
     )
     assert diagnose_case(fresh).hypotheses[0].id == case.top_pattern
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_log_quotes_cite_their_own_lines(case: Case) -> None:
+    assert misquoted(diagnosed(case)) == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
