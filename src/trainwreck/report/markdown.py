@@ -118,7 +118,8 @@ def _verify(verify: Verify | None) -> list[str]:
         f"A {code(verify.kind)} script checks the fix on your setup. {verify.summary}".rstrip(),
         "",
         f"Add {code(verify.write)} to this `trainwreck diagnose` command to write it, then run "
-        f"{code(verify.run)}: exit 0 means the failure is gone, 1 that it is still there. Every "
+        f"{code(verify.run)}: exit 0 means the failure is gone, 1 that it is still there, 2 that "
+        "the check could not run (it says why). Every "
         "value it was filled with has a flag (`--help`); the JSON report carries the script in "
         "`verification`.",
         "",

@@ -10,6 +10,8 @@ from trainwreck.fixes.scripts.parameters import Context, Found, Parameter, first
 _CONCURRENCY_WORDS = re.compile(r"(\d+)\s+(?:concurrent|parallel|simultaneous)", re.I)
 _REQUIREMENT_CHANGE = "requirements.txt"
 _ALL_INTERFACES = ("0.0.0.0", "::")
+# No rank count: the collective probe refuses to run rather than guess one.
+UNKNOWN_WORLD_SIZE = 0
 
 
 def serving_parameters(ctx: Context) -> list[Parameter]:
@@ -76,7 +78,13 @@ def collective_parameters(ctx: Context) -> list[Parameter]:
         (setup.gpu_count, "setup: GPU count") if setup.gpu_count else None,
     )
     return [
-        pick("world_size", world, 2, "no world size in the evidence"),
+        pick(
+            "world_size",
+            world,
+            UNKNOWN_WORLD_SIZE,
+            "no world size in the evidence: the probe refuses to run until you pass your "
+            "run's number of ranks (--world-size N)",
+        ),
         Parameter("backend", "nccl", "NCCL on GPUs; the probe falls back to gloo without them"),
         pick(
             "timeout_seconds",
