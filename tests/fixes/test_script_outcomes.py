@@ -7,6 +7,8 @@ file, too few ranks) must never exit 1, which reads as "the fix did not work".
 
 from __future__ import annotations
 
+import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -103,3 +105,58 @@ def test_a_torchrun_launch_at_another_size_could_not_run(tmp_path: Path) -> None
     )
     assert result.returncode == COULD_NOT_RUN, result.stdout + result.stderr
     assert "launched with WORLD_SIZE=2 but the run had 4 ranks" in result.stdout
+
+
+def _requirements(script: str) -> list[str]:
+    line = next(line for line in script.splitlines() if line.startswith("    'requirements': "))
+    return str(ast.literal_eval(line.split(": ", 1)[1].rstrip(","))).split("|")
+
+
+def test_package_probes_name_distributions_not_frameworks() -> None:
+    """`pytorch` is the framework; pip installs the distribution `torch`; CUDA is no package."""
+    probe = _verification("bitsandbytes-no-gpu-runtime-9").script
+    assert _requirements(probe) == ["bitsandbytes", "transformers", "torch"]
+    assert _requirements(_verification("pytorch-driver-too-old-65").script) == ["torch"]
+
+
+def test_the_torch_probe_passes_where_torch_is_installed(tmp_path: Path) -> None:
+    """It used to look for a distribution named `pytorch` and fail after the fix."""
+    from importlib.metadata import version
+
+    result = _run(_verification("pytorch-driver-too-old-65").script, tmp_path)
+    assert f"torch: installed {version('torch')}, need any version: ok" in result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_python_requirement_is_checked_against_this_interpreter(tmp_path: Path) -> None:
+    """deepseek-vl requires Python <3.10,>=3.8; this interpreter is newer: still failing."""
+    script = _verification("deepseek-vl-requires-python-24").script
+    assert _requirements(script) == ["python<3.10,>=3.8"]
+    result = _run(script, tmp_path)
+    running = ".".join(map(str, sys.version_info[:3]))
+    assert f"python: running {running}, need <3.10,>=3.8: MISMATCH" in result.stdout
+    assert result.returncode == 1, result.stdout + result.stderr
+
+
+def test_a_config_error_script_fails_while_the_fixed_settings_still_raise(tmp_path: Path) -> None:
+    """deepke#394: load_best_model_at_end with save_strategy epoch. eval_strategy `steps`
+    alone still raises the same ValueError: the script builds the fixed settings and says so."""
+    pytest.importorskip("transformers")
+    script = _verification("deepke-load-best-model-394").script
+    still_raising = _run(script, tmp_path, "--settings", _settings(script, "steps"))
+    assert still_raising.returncode == 1, still_raising.stdout + still_raising.stderr
+    assert "requires the save and eval strategy to match" in still_raising.stdout
+    assert "every key accepted" not in still_raising.stdout
+    agreeing = _run(script, tmp_path, "--settings", _settings(script, "epoch"))
+    assert agreeing.returncode == 0, agreeing.stdout + agreeing.stderr
+    assert "TrainingArguments(" in agreeing.stdout and "constructed" in agreeing.stdout
+
+
+def _settings(script: str, eval_strategy: str) -> str:
+    """The script's own fixed settings (the run's, from the log) with eval_strategy set."""
+    line = next(line for line in script.splitlines() if line.startswith("    'settings': "))
+    settings = json.loads(ast.literal_eval(line.split(": ", 1)[1].rstrip(",")))
+    arguments = settings["TrainingArguments"]
+    assert arguments["save_strategy"] == "epoch" and arguments["load_best_model_at_end"] is True
+    arguments["eval_strategy"] = eval_strategy
+    return json.dumps(settings)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from trainwreck.fixes.scripts.packages import package_parameters
 from trainwreck.fixes.scripts.parameters import Context, Parameter
 from trainwreck.fixes.scripts.render import script
 from trainwreck.fixes.scripts.services import (
     collective_parameters,
-    package_parameters,
     serving_parameters,
     throughput_parameters,
 )
@@ -60,7 +60,8 @@ _KINDS: dict[str, tuple[str, str, Builder]] = {
     "package-probe": (
         "packages",
         "checks each involved package's installed version against the requirement, "
-        "imports it, and checks the fix's keys exist in the installed classes",
+        "imports it, and builds the installed framework classes with the run's settings and "
+        "the fix applied, failing when one still raises",
         package_parameters,
     ),
     "data-throughput": (
