@@ -50,7 +50,11 @@ def model_parameters(ctx: Context) -> list[Parameter]:
 
 def stability_parameters(ctx: Context) -> list[Parameter]:
     """The model's values plus the optimisation settings with the fix applied."""
-    rate = first(ctx.change("learning_rate", "lr"), ctx.config_value("learning_rate", "lr"))
+    rate = first(
+        ctx.change("learning_rate", "lr"),
+        ctx.config_value("learning_rate", "lr"),
+        ctx.logged_peak("learning_rate"),
+    )
     cut = _LEARNING_RATE_CUTS.get(ctx.hypothesis.id)
     learning_rate = pick(
         "learning_rate",
