@@ -16,6 +16,7 @@ import re
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from trainwreck.fixes.compare import denoted
 from trainwreck.fixes.consistency import expected_direction, pointless
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
@@ -26,12 +27,15 @@ Value = Scalar | list[Scalar]
 
 
 def _fill(value: Value, values: dict[str, Scalar]) -> Value:
-    """Substitute "{name}" from values; a whole-string template keeps the value's type."""
+    """Substitute "{name}" from values; a whole-string template keeps the value's type, and
+    a number a regex captured as text is a number (`in_features=2`, not `'2'`)."""
     if not isinstance(value, str) or "{" not in value:
         return value
     whole = _TEMPLATE.fullmatch(value)
     if whole:
-        return values.get(whole.group(1))
+        found = values.get(whole.group(1))
+        meant = denoted(found) if isinstance(found, str) else found
+        return meant if isinstance(meant, int | float) and not isinstance(meant, bool) else found
     missing = [name for name in _TEMPLATE.findall(value) if values.get(name) is None]
     if missing:
         return None
@@ -165,6 +169,17 @@ def keys_verified(fix: Fix, evidence: Evidence) -> bool:
     )
 
 
+def _listed_once(changes: list[tuple[Change, bool]]) -> tuple[Change, ...]:
+    """One change per key: a key a fix sets under its old name (renamed to the user's
+    version's) and under its own name keeps its own entry, whose default is that name's."""
+    kept: dict[str, tuple[Change, bool]] = {}
+    for change, renamed in changes:
+        held = kept.get(change.path)
+        if held is None or (held[1] and not renamed):
+            kept[change.path] = (change, renamed)
+    return tuple(change for change, _ in kept.values())
+
+
 def concrete_fix(
     fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
 ) -> tuple[Fix, list[str]]:
@@ -175,7 +190,7 @@ def concrete_fix(
     version already defaults to is no fix and is dropped. A key that version knows
     under another name (renamed before or after it) is emitted under that name.
     """
-    changes: list[Change] = []
+    changes: list[tuple[Change, bool]] = []  # each with whether it was renamed
     warnings: list[str] = []
     versions = framework_versions(evidence)
     for change in fix.changes:
@@ -195,18 +210,21 @@ def concrete_fix(
         for text in (warning, schema_warning):
             if text and text not in warnings:
                 warnings.append(text)
-        path = change.path
+        path, renamed = change.path, None
         if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
             (path, note), verified = renamed, True
             warnings.append(note)
         changes.append(
-            Change(
-                path=path,
-                before=before,
-                after=after,
-                default=change.default,
-                verified=verified,
-                reason=change.reason,
+            (
+                Change(
+                    path=path,
+                    before=before,
+                    after=after,
+                    default=change.default,
+                    verified=verified,
+                    reason=change.reason,
+                ),
+                renamed is not None,
             )
         )
     commands = tuple(
@@ -214,7 +232,7 @@ def concrete_fix(
     )
     return Fix(
         action=fill_text(fix.action, values),
-        changes=tuple(changes),
+        changes=_listed_once(changes),
         commands=commands,
         cost=fix.cost,
         destructive=fix.destructive,
