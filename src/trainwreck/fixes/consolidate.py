@@ -11,7 +11,7 @@ file holds becomes lines to paste: exports, flags, a Python call, keys.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
@@ -26,6 +26,7 @@ from trainwreck.fixes.formats.yaml_file import YamlEdit, patch_yaml
 from trainwreck.fixes.targets import find_key, normal_name, target
 from trainwreck.model import Change, ConfigBlock, Hypothesis, InputFile
 from trainwreck.redact import redact
+from trainwreck.verify.guard import CLASS_FRAMEWORK
 
 FileFormat = Literal["yaml", "json", "command"]
 MAX_PATCH_BYTES = 1 << 20  # a config or launch script; anything larger is not one
@@ -207,10 +208,30 @@ def read_user_files(inputs: Sequence[InputFile]) -> list[UserFile]:
     return files
 
 
+def for_this_run(changes: Sequence[Change], frameworks: Mapping[str, str]) -> list[Change]:
+    """The changes the run can take: a framework class's key (`TrainingArguments.bf16`) is
+    left out when the run's evidence names its frameworks and that class's is not among
+    them (a plain PyTorch loop has no TrainingArguments to pass it to)."""
+    if not frameworks:
+        return list(changes)
+    kept = []
+    for change in changes:
+        owner = CLASS_FRAMEWORK.get(change.path.split(".", 1)[0])
+        if owner is None or owner[0] in frameworks:
+            kept.append(change)
+    return kept
+
+
 def consolidated_blocks(
-    hypotheses: Sequence[Hypothesis], inputs: Sequence[InputFile]
+    hypotheses: Sequence[Hypothesis],
+    inputs: Sequence[InputFile],
+    frameworks: Mapping[str, str] | None = None,
 ) -> tuple[ConfigBlock, ...]:
-    """The top hypothesis's first fix in the user's formats; () when it changes nothing."""
-    if not hypotheses or not hypotheses[0].fixes or not hypotheses[0].fixes[0].changes:
+    """The top hypothesis's first fix in the user's formats, as far as the run's frameworks
+    take it; () when it changes nothing."""
+    if not hypotheses or not hypotheses[0].fixes:
         return ()
-    return consolidate(hypotheses[0].fixes[0].changes, read_user_files(inputs)).blocks
+    changes = for_this_run(hypotheses[0].fixes[0].changes, frameworks or {})
+    if not changes:
+        return ()
+    return consolidate(changes, read_user_files(inputs)).blocks

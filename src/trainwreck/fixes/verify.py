@@ -23,6 +23,8 @@ from trainwreck.kb.schema import PatternChange, PatternFix
 from trainwreck.model import Change, Evidence, Fix, Scalar
 
 _TEMPLATE = re.compile(r"\{(\w+)\}")
+# A parenthesis (with the space before it) that holds at least one template.
+_PARENTHESIS = re.compile(r"\s*\([^()]*\{\w+\}[^()]*\)")
 Value = Scalar | list[Scalar]
 
 
@@ -43,7 +45,15 @@ def _fill(value: Value, values: dict[str, Scalar]) -> Value:
 
 
 def fill_text(text: str, values: dict[str, Scalar]) -> str:
-    """Prose with "{name}" filled from values; a missing one reads as "the <name>"."""
+    """Prose with "{name}" filled from values. A parenthesis holding a value the evidence
+    lacks is left out ("differ (p: 1x2 ...)" reads "differ"); elsewhere a missing one
+    reads as "the <name>"."""
+
+    def parenthesis(match: re.Match[str]) -> str:
+        names = _TEMPLATE.findall(match.group(0))
+        return match.group(0) if all(values.get(name) is not None for name in names) else ""
+
+    text = _PARENTHESIS.sub(parenthesis, text)
 
     def value(match: re.Match[str]) -> str:
         found = values.get(match.group(1))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from textwrap import indent
 
+from trainwreck.fixes.formats.languages import by_language
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
 from trainwreck.report.sections import (
@@ -133,8 +134,9 @@ def _fix_step(number: int, step: FixStep) -> list[str]:
         if change.reason:
             line += f": {change.reason}"
         lines.append(line if change.verified else f"{line} {UNVERIFIED}")
-    if step.commands:
-        lines += ["", *(f"   {line}" for line in fenced("\n".join(step.commands), "bash"))]
+    for language, text in by_language(step.commands):
+        block = "\n".join(fenced(text, language))
+        lines += ["", *(f"   {line}" for line in block.split("\n"))]  # every line under the item
     return [*lines, ""]
 
 
