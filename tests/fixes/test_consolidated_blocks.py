@@ -84,6 +84,12 @@ def test_a_framework_class_the_run_does_not_use_gets_no_block() -> None:
     assert [b.text for b in chat] == ["ds_config.bf16.enabled: true"]
     hf = diagnosed("merlin-t4rec-eval-oom-693").consolidated  # an HF Trainer run keeps it
     assert "TrainingArguments(\n    eval_accumulation_steps=8,\n)" in [b.text for b in hf]
+    # LLaMA-Factory: its config.json was written by transformers (transformers_version)
+    factory = diagnosed("llamafactory-llama7b-zero2-v100-1221")
+    assert factory.context.frameworks["transformers"] == "model config: transformers_version"
+    assert [b.format for b in factory.consolidated] == ["python"]
+    peft = diagnosed("pytorch-int8-lora-dtype-16")  # PEFT trains through TrainingArguments
+    assert [b.text for b in peft.consolidated] == ["TrainingArguments(\n    bf16=True,\n)"]
 
 
 def test_multi_line_fix_code_keeps_its_indentation_under_the_list_item() -> None:

@@ -117,6 +117,8 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
         framework = PACKAGE_FRAMEWORK.get(package.lower())
         if framework and framework not in found:
             found[framework] = f"installed: {package} {evidence.environment[package]}"
+    if "transformers_version" in evidence.model_config_values:  # written by save_pretrained
+        found.setdefault("transformers", "model config: transformers_version")
     config_texts = [
         (f"config {config.source}", f"{key}={value}")
         for config in evidence.configs
