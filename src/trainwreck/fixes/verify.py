@@ -190,6 +190,46 @@ def _listed_once(changes: list[tuple[Change, bool]]) -> tuple[Change, ...]:
     return tuple(change for change, _ in kept.values())
 
 
+def _concrete_change(
+    change: PatternChange,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    versions: dict[str, str],
+    warnings: list[str],
+) -> tuple[Change, bool] | None:
+    """One filled, verified change and whether it was renamed; None when it is no fix.
+    Each warning it raises is appended to `warnings` once."""
+    after = _fill(change.after, values)
+    before = _before(change, values, evidence)
+    no_fix = _no_fix(change, before, after)
+    if no_fix:
+        warnings.append(no_fix)
+        return None
+    verified, warning = _verified(change, evidence)
+    exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
+    if is_default:
+        warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
+        return None
+    if exists is not None:
+        verified = exists and warning is None
+    for text in (warning, schema_warning):
+        if text and text not in warnings:
+            warnings.append(text)
+    path, renamed = change.path, None
+    if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
+        (path, note), verified = renamed, True
+        warnings.append(note)
+    filled = Change(
+        path=path,
+        before=before,
+        after=after,
+        default=change.default,
+        verified=verified,
+        reason=change.reason,
+    )
+    return filled, renamed is not None
+
+
 def concrete_fix(
     fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
 ) -> tuple[Fix, list[str]]:
@@ -200,49 +240,15 @@ def concrete_fix(
     version already defaults to is no fix and is dropped. A key that version knows
     under another name (renamed before or after it) is emitted under that name.
     """
-    changes: list[tuple[Change, bool]] = []  # each with whether it was renamed
     warnings: list[str] = []
     versions = framework_versions(evidence)
-    for change in fix.changes:
-        after = _fill(change.after, values)
-        before = _before(change, values, evidence)
-        no_fix = _no_fix(change, before, after)
-        if no_fix:
-            warnings.append(no_fix)
-            continue
-        verified, warning = _verified(change, evidence)
-        exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
-        if is_default:
-            warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
-            continue
-        if exists is not None:
-            verified = exists and warning is None
-        for text in (warning, schema_warning):
-            if text and text not in warnings:
-                warnings.append(text)
-        path, renamed = change.path, None
-        if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
-            (path, note), verified = renamed, True
-            warnings.append(note)
-        changes.append(
-            (
-                Change(
-                    path=path,
-                    before=before,
-                    after=after,
-                    default=change.default,
-                    verified=verified,
-                    reason=change.reason,
-                ),
-                renamed is not None,
-            )
-        )
+    filled = [_concrete_change(c, values, evidence, versions, warnings) for c in fix.changes]
     commands = tuple(
         cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
     )
     return Fix(
         action=fill_text(fix.action, values),
-        changes=_listed_once(changes),
+        changes=_listed_once([entry for entry in filled if entry is not None]),
         commands=commands,
         cost=fix.cost,
         destructive=fix.destructive,
