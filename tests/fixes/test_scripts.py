@@ -59,7 +59,8 @@ def test_generated_scripts_compile_with_no_stub_bodies() -> None:
             assert not isinstance(node, ast.Pass), name
             assert not (isinstance(node, ast.Constant) and node.value is Ellipsis), name
         assert "TODO" not in verification.script, name
-        assert "def main() -> int:" in verification.script, name
+        assert "def main(args: argparse.Namespace) -> int:" in verification.script, name
+        assert verification.script.rstrip().endswith("sys.exit(run(main))"), name
 
 
 def test_every_filled_value_is_concrete_and_commented() -> None:

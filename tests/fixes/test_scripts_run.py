@@ -211,3 +211,25 @@ def test_collective_probe_runs_two_gloo_ranks(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     for rank in (0, 1):
         assert f"[rank {rank}/2]" in result.stdout and "barrier round 3 ok" in result.stdout
+
+
+def test_the_learning_rate_comes_from_the_log_not_an_assumption(tmp_path: Path) -> None:
+    """The run logged 'learning_rate': 5.0 every step and handed in no config: the script
+    once assumed 5e-05 (transformers' default) and passed. With the logged rate it fails."""
+    pytest.importorskip("transformers")
+    run_dir = tmp_path / "run"
+    log = tmp_path / "train.log"
+    spec = importlib.util.spec_from_file_location("train_tiny_llama", TRAIN_SCRIPT)
+    assert spec is not None and spec.loader is not None
+    broken_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(broken_run)
+    with log.open("w") as out:
+        broken_run.train(run_dir, 5.0, out)
+    diagnosis = diagnose([str(log)])  # the log only: the rate is in its dicts, nowhere else
+    script = _write_script(diagnosis, tmp_path / "verify.py", "training-steps")
+    text = script.read_text()
+    assert "'learning_rate': 5e-05" not in text
+    rate_comment = text.splitlines()[text.splitlines().index("    'learning_rate': 0.5,") - 1]
+    assert "train.log: learning_rate as logged (the peak over 60 steps) = 5.0" in rate_comment
+    old_rate = _run(script, "--learning-rate", "5.0", "--model", str(run_dir / "model"))
+    assert old_rate.returncode == 1 and "FAIL" in old_rate.stdout, old_rate.stdout

@@ -190,18 +190,25 @@ def configured_lr(evidence: Evidence) -> list[Finding]:
     return [finding] if finding is not None else []
 
 
+def curve_tables(evidence: Evidence) -> list[MetricTable]:
+    """Every curve the evidence holds: metric files first, then the metrics logs printed."""
+    has_lines = any(_METRIC_VALUE.search(line.text) for line in evidence.lines)
+    if not evidence.metrics and not has_lines:
+        return []
+    file_sources = {table.source for table in evidence.metrics}
+    return [*evidence.metrics, *_log_tables(evidence, file_sources)]
+
+
 def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
     """Each curve the evidence holds (metric files, then logs) with its own findings.
 
     Also what `trainwreck curves` prints and the HTML report plots.
     """
-    has_lines = any(_METRIC_VALUE.search(line.text) for line in evidence.lines)
-    if not evidence.metrics and not has_lines:
+    tables = curve_tables(evidence)
+    if not tables:
         return []
     from trainwreck.curves.detect import detect
 
-    file_sources = {table.source for table in evidence.metrics}
-    tables = [*evidence.metrics, *_log_tables(evidence, file_sources)]
     texts = {(line.source, line.line): line.text for line in evidence.lines}
     found, method = _found_facts(evidence), _method(evidence)
     return [

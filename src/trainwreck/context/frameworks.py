@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from packaging.utils import canonicalize_name
+
 from trainwreck.context.scan import Texts
 from trainwreck.model import Evidence
 
@@ -46,7 +48,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "datasets": re.compile(r"\bdatasets\b|load_dataset"),
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
 }
-# Installed package (PEP 503 name) or traceback frame package -> framework.
+# Installed package (PEP 503 name) or traceback frame package -> framework. The first
+# PEP 503 name of each framework is the distribution pip installs it as.
 PACKAGE_FRAMEWORK: dict[str, str] = {
     "torch": "pytorch",
     "transformers": "transformers",
@@ -67,12 +70,27 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "xformers": "xformers",
     "apex": "apex",
     "triton": "triton",
-    "megatron": "megatron",
     "megatron-core": "megatron",
+    "megatron": "megatron",
     "tokenizers": "tokenizers",
     "datasets": "datasets",
     "numpy": "numpy",
 }
+
+
+def distribution(framework: str) -> str | None:
+    """The distribution pip installs a framework as (`pytorch` -> `torch`, `megatron` ->
+    `megatron-core`); None for what pip does not install (`cuda`, `nccl`, `python`)."""
+    return next(
+        (
+            package
+            for package, owner in PACKAGE_FRAMEWORK.items()
+            if owner == framework and canonicalize_name(package) == package
+        ),
+        None,
+    )
+
+
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
     r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers",
@@ -99,6 +117,8 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
         framework = PACKAGE_FRAMEWORK.get(package.lower())
         if framework and framework not in found:
             found[framework] = f"installed: {package} {evidence.environment[package]}"
+    if "transformers_version" in evidence.model_config_values:  # written by save_pretrained
+        found.setdefault("transformers", "model config: transformers_version")
     config_texts = [
         (f"config {config.source}", f"{key}={value}")
         for config in evidence.configs

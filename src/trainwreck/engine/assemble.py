@@ -209,6 +209,6 @@ def build(
         snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,
-        consolidated=consolidated_blocks(hypotheses, evidence.files),
+        consolidated=consolidated_blocks(hypotheses, evidence.files, context.frameworks),
         similar_cases=similar,
     )

@@ -98,12 +98,20 @@ def coerce(value: str, name: str) -> Scalar:
     return redact_scalar(name, value)
 
 
+def _unquoted_markup(word: str) -> str:
+    """A word without the Markdown backtick a pasted command carries at its edge
+    (`` `vllm serve m --gpu-memory-utilization 0.85` `` ends in `0.85``): a lone backtick
+    is markup, since a shell backtick always comes in pairs."""
+    return word.strip("`") if word.count("`") % 2 else word
+
+
 def parse_argv(command: str) -> Values:
     """`--key value`, `--key=value` and bare `--flag` from a launch command line."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
+    words = [_unquoted_markup(word) for word in words]
     values: Values = {}
     for index, word in enumerate(words):
         if not word.startswith("--") or len(word) < 3:

@@ -11,7 +11,7 @@ file holds becomes lines to paste: exports, flags, a Python call, keys.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal
@@ -26,8 +26,12 @@ from trainwreck.fixes.formats.yaml_file import YamlEdit, patch_yaml
 from trainwreck.fixes.targets import find_key, normal_name, target
 from trainwreck.model import Change, ConfigBlock, Hypothesis, InputFile
 from trainwreck.redact import redact
+from trainwreck.verify.guard import CLASS_FRAMEWORK
 
 FileFormat = Literal["yaml", "json", "command"]
+# Frameworks whose runs go through another's classes: PEFT and TRL train with
+# transformers' Trainer and TrainingArguments.
+_BUILT_ON = {"transformers": ("peft", "trl")}
 MAX_PATCH_BYTES = 1 << 20  # a config or launch script; anything larger is not one
 
 
@@ -164,8 +168,13 @@ def _as_typed(value: Value) -> Value:
     return parse_argv(f"--x {shell_word(value)}")["x"] if value is not True else True
 
 
-def consolidate(changes: Sequence[Change], files: Sequence[UserFile]) -> Consolidated:
-    """Place each change (first one per path) in a user's file, or in a block to paste."""
+def consolidate(
+    changes: Sequence[Change],
+    files: Sequence[UserFile],
+    frameworks: Mapping[str, str] | None = None,
+) -> Consolidated:
+    """Place each change (first one per path) in a user's file, or in a block to paste
+    when the run's frameworks can take it (a key the user's own file holds always can)."""
     first_by_path: dict[str, Change] = {}
     for change in changes:
         first_by_path.setdefault(change.path, change)
@@ -182,7 +191,8 @@ def consolidate(changes: Sequence[Change], files: Sequence[UserFile]) -> Consoli
         if result is not None and result.changes:
             patched_files.append(result)
             pending = [c for c in pending if c not in result.changes]
-    blocks = tuple(f.block() for f in patched_files) + standalone_blocks(pending)
+    pasted = for_this_run(pending, frameworks or {})
+    blocks = tuple(f.block() for f in patched_files) + standalone_blocks(pasted)
     return Consolidated(tuple(patched_files), blocks)
 
 
@@ -207,10 +217,28 @@ def read_user_files(inputs: Sequence[InputFile]) -> list[UserFile]:
     return files
 
 
+def for_this_run(changes: Sequence[Change], frameworks: Mapping[str, str]) -> list[Change]:
+    """The changes to paste the run can take: a framework class's key (`TrainingArguments.bf16`) is
+    left out when the run's evidence names its frameworks and that class's is not among
+    them (a plain PyTorch loop has no TrainingArguments to pass it to)."""
+    if not frameworks:
+        return list(changes)
+    kept = []
+    for change in changes:
+        owner = CLASS_FRAMEWORK.get(change.path.split(".", 1)[0])
+        if owner is None or {owner[0], *_BUILT_ON.get(owner[0], ())} & frameworks.keys():
+            kept.append(change)
+    return kept
+
+
 def consolidated_blocks(
-    hypotheses: Sequence[Hypothesis], inputs: Sequence[InputFile]
+    hypotheses: Sequence[Hypothesis],
+    inputs: Sequence[InputFile],
+    frameworks: Mapping[str, str] | None = None,
 ) -> tuple[ConfigBlock, ...]:
-    """The top hypothesis's first fix in the user's formats; () when it changes nothing."""
+    """The top hypothesis's first fix in the user's formats, as far as the run's frameworks
+    take it; () when it changes nothing."""
     if not hypotheses or not hypotheses[0].fixes or not hypotheses[0].fixes[0].changes:
         return ()
-    return consolidate(hypotheses[0].fixes[0].changes, read_user_files(inputs)).blocks
+    changes = hypotheses[0].fixes[0].changes
+    return consolidate(changes, read_user_files(inputs), frameworks or {}).blocks

@@ -16,22 +16,28 @@ import re
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from trainwreck.fixes.compare import denoted
 from trainwreck.fixes.consistency import expected_direction, pointless
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
 from trainwreck.model import Change, Evidence, Fix, Scalar
 
 _TEMPLATE = re.compile(r"\{(\w+)\}")
+# A parenthesis (with the space before it) that holds at least one template.
+_PARENTHESIS = re.compile(r"\s*\([^()]*\{\w+\}[^()]*\)")
 Value = Scalar | list[Scalar]
 
 
 def _fill(value: Value, values: dict[str, Scalar]) -> Value:
-    """Substitute "{name}" from values; a whole-string template keeps the value's type."""
+    """Substitute "{name}" from values; a whole-string template keeps the value's type, and
+    a number a regex captured as text is a number (`in_features=2`, not `'2'`)."""
     if not isinstance(value, str) or "{" not in value:
         return value
     whole = _TEMPLATE.fullmatch(value)
     if whole:
-        return values.get(whole.group(1))
+        found = values.get(whole.group(1))
+        meant = denoted(found) if isinstance(found, str) else found
+        return meant if isinstance(meant, int | float) and not isinstance(meant, bool) else found
     missing = [name for name in _TEMPLATE.findall(value) if values.get(name) is None]
     if missing:
         return None
@@ -39,7 +45,15 @@ def _fill(value: Value, values: dict[str, Scalar]) -> Value:
 
 
 def fill_text(text: str, values: dict[str, Scalar]) -> str:
-    """Prose with "{name}" filled from values; a missing one reads as "the <name>"."""
+    """Prose with "{name}" filled from values. A parenthesis holding a value the evidence
+    lacks is left out ("differ (p: 1x2 ...)" reads "differ"); elsewhere a missing one
+    reads as "the <name>"."""
+
+    def parenthesis(match: re.Match[str]) -> str:
+        names = _TEMPLATE.findall(match.group(0))
+        return match.group(0) if all(values.get(name) is not None for name in names) else ""
+
+    text = _PARENTHESIS.sub(parenthesis, text)
 
     def value(match: re.Match[str]) -> str:
         found = values.get(match.group(1))
@@ -165,6 +179,57 @@ def keys_verified(fix: Fix, evidence: Evidence) -> bool:
     )
 
 
+def _listed_once(changes: list[tuple[Change, bool]]) -> tuple[Change, ...]:
+    """One change per key: a key a fix sets under its old name (renamed to the user's
+    version's) and under its own name keeps its own entry, whose default is that name's."""
+    kept: dict[str, tuple[Change, bool]] = {}
+    for change, renamed in changes:
+        held = kept.get(change.path)
+        if held is None or (held[1] and not renamed):
+            kept[change.path] = (change, renamed)
+    return tuple(change for change, _ in kept.values())
+
+
+def _concrete_change(
+    change: PatternChange,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    versions: dict[str, str],
+    warnings: list[str],
+) -> tuple[Change, bool] | None:
+    """One filled, verified change and whether it was renamed; None when it is no fix.
+    Each warning it raises is appended to `warnings` once."""
+    after = _fill(change.after, values)
+    before = _before(change, values, evidence)
+    no_fix = _no_fix(change, before, after)
+    if no_fix:
+        warnings.append(no_fix)
+        return None
+    verified, warning = _verified(change, evidence)
+    exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
+    if is_default:
+        warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
+        return None
+    if exists is not None:
+        verified = exists and warning is None
+    for text in (warning, schema_warning):
+        if text and text not in warnings:
+            warnings.append(text)
+    path, renamed = change.path, None
+    if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
+        (path, note), verified = renamed, True
+        warnings.append(note)
+    filled = Change(
+        path=path,
+        before=before,
+        after=after,
+        default=change.default,
+        verified=verified,
+        reason=change.reason,
+    )
+    return filled, renamed is not None
+
+
 def concrete_fix(
     fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
 ) -> tuple[Fix, list[str]]:
@@ -175,46 +240,15 @@ def concrete_fix(
     version already defaults to is no fix and is dropped. A key that version knows
     under another name (renamed before or after it) is emitted under that name.
     """
-    changes: list[Change] = []
     warnings: list[str] = []
     versions = framework_versions(evidence)
-    for change in fix.changes:
-        after = _fill(change.after, values)
-        before = _before(change, values, evidence)
-        no_fix = _no_fix(change, before, after)
-        if no_fix:
-            warnings.append(no_fix)
-            continue
-        verified, warning = _verified(change, evidence)
-        exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
-        if is_default:
-            warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
-            continue
-        if exists is not None:
-            verified = exists and warning is None
-        for text in (warning, schema_warning):
-            if text and text not in warnings:
-                warnings.append(text)
-        path = change.path
-        if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
-            (path, note), verified = renamed, True
-            warnings.append(note)
-        changes.append(
-            Change(
-                path=path,
-                before=before,
-                after=after,
-                default=change.default,
-                verified=verified,
-                reason=change.reason,
-            )
-        )
+    filled = [_concrete_change(c, values, evidence, versions, warnings) for c in fix.changes]
     commands = tuple(
         cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
     )
     return Fix(
         action=fill_text(fix.action, values),
-        changes=tuple(changes),
+        changes=_listed_once([entry for entry in filled if entry is not None]),
         commands=commands,
         cost=fix.cost,
         destructive=fix.destructive,

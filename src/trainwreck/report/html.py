@@ -170,7 +170,8 @@ def _verify(verify: Verify | None) -> list[str]:
         + (f" {_prose(verify.summary)}</p>" if verify.summary else "</p>"),
         f"<p>Add {_code(verify.write)} to the <code>trainwreck diagnose</code> command to write "
         f"it, then run {_code(verify.run)}: exit 0 means the failure is gone, 1 that it is still "
-        "there. Every value it was filled with has a flag (<code>--help</code>).</p>",
+        "there, 2 that the check could not run (it says why). Every value it was filled with "
+        "has a flag (<code>--help</code>).</p>",
         f"<details><summary>The script</summary>{_pre(verify.script)}</details>",
     ]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from textwrap import indent
 
+from trainwreck.fixes.formats.languages import by_language
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
 from trainwreck.report.sections import (
@@ -118,7 +119,8 @@ def _verify(verify: Verify | None) -> list[str]:
         f"A {code(verify.kind)} script checks the fix on your setup. {verify.summary}".rstrip(),
         "",
         f"Add {code(verify.write)} to this `trainwreck diagnose` command to write it, then run "
-        f"{code(verify.run)}: exit 0 means the failure is gone, 1 that it is still there. Every "
+        f"{code(verify.run)}: exit 0 means the failure is gone, 1 that it is still there, 2 that "
+        "the check could not run (it says why). Every "
         "value it was filled with has a flag (`--help`); the JSON report carries the script in "
         "`verification`.",
         "",
@@ -132,8 +134,9 @@ def _fix_step(number: int, step: FixStep) -> list[str]:
         if change.reason:
             line += f": {change.reason}"
         lines.append(line if change.verified else f"{line} {UNVERIFIED}")
-    if step.commands:
-        lines += ["", *(f"   {line}" for line in fenced("\n".join(step.commands), "bash"))]
+    for language, text in by_language(step.commands):
+        block = "\n".join(fenced(text, language))
+        lines += ["", *(f"   {line}" for line in block.split("\n"))]  # every line under the item
     return [*lines, ""]
 
 

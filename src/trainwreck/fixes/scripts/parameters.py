@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from trainwreck.analyzers.curves import curve_tables
 from trainwreck.model import Evidence, Finding, Hypothesis, Scalar
 
 ParameterValue = str | int | float | bool
@@ -54,6 +55,17 @@ class Context:
                         change.after, str | int | float | bool
                     ):
                         return change.after, f"fix: {change.path} → {change.after}"
+        return None
+
+    def logged_peak(self, metric: str) -> Found:
+        """The largest finite value a metric was logged at (a schedule's peak learning
+        rate), from the first curve that logged it."""
+        for table in curve_tables(self.evidence):
+            series = table.series.get(metric)
+            finite = [float(v) for v in series.values if math.isfinite(v)] if series else []
+            if finite:
+                where = f"the peak over {len(finite)} steps"
+                return max(finite), f"{table.source}: {metric} as logged ({where})"
         return None
 
     def finding_value(self, finding_id: str, key: str) -> Found:

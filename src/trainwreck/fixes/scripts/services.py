@@ -1,5 +1,5 @@
 """Parameters of the scripts that probe what surrounds the model: the serving
-endpoint, the process group, the installed packages and the input pipeline."""
+endpoint, the process group and the input pipeline."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import re
 from trainwreck.fixes.scripts.parameters import Context, Found, Parameter, first, pick
 
 _CONCURRENCY_WORDS = re.compile(r"(\d+)\s+(?:concurrent|parallel|simultaneous)", re.I)
-_REQUIREMENT_CHANGE = "requirements.txt"
 _ALL_INTERFACES = ("0.0.0.0", "::")
+# No rank count: the collective probe refuses to run rather than guess one.
+UNKNOWN_WORLD_SIZE = 0
 
 
 def serving_parameters(ctx: Context) -> list[Parameter]:
@@ -76,7 +77,13 @@ def collective_parameters(ctx: Context) -> list[Parameter]:
         (setup.gpu_count, "setup: GPU count") if setup.gpu_count else None,
     )
     return [
-        pick("world_size", world, 2, "no world size in the evidence"),
+        pick(
+            "world_size",
+            world,
+            UNKNOWN_WORLD_SIZE,
+            "no world size in the evidence: the probe refuses to run until you pass your "
+            "run's number of ranks (--world-size N)",
+        ),
         Parameter("backend", "nccl", "NCCL on GPUs; the probe falls back to gloo without them"),
         pick(
             "timeout_seconds",
@@ -93,41 +100,6 @@ def collective_parameters(ctx: Context) -> list[Parameter]:
         Parameter("rounds", 3, "a few rounds show a rank that falls behind"),
         Parameter("elements", 1 << 20, "a 4 MiB float32 tensor per all_reduce"),
     ]
-
-
-def package_parameters(ctx: Context) -> list[Parameter]:
-    """The requirements the diagnosis names, and the framework-class keys its fix sets."""
-    requirements: dict[str, str] = {}
-    for fix in ctx.hypothesis.fixes:
-        for change in fix.changes:
-            if change.path == _REQUIREMENT_CHANGE and isinstance(change.after, str):
-                requirements.setdefault(change.after, f"fix: {change.path} → {change.after}")
-    requirement = ctx.hypothesis.values.get("requirement")
-    if isinstance(requirement, str) and requirement:
-        requirements.setdefault(requirement, "the requirement your log printed")
-    for framework in ctx.hypothesis.frameworks:
-        if not any(text.lower().startswith(framework) for text in requirements):
-            requirements.setdefault(framework, "the frameworks involved (any version)")
-    keys = list(dict.fromkeys(c.path for f in ctx.hypothesis.fixes for c in f.changes))
-    class_keys = [path for path in keys if _class_key(path)]
-    return [
-        Parameter(
-            "requirements",
-            "|".join(requirements) or "torch",
-            "; ".join(dict.fromkeys(requirements.values())) or "[assumed] torch",
-        ),
-        Parameter(
-            "keys",
-            "|".join(class_keys),
-            "the fix's keys of framework classes" if class_keys else "no class keys in the fix",
-        ),
-    ]
-
-
-def _class_key(path: str) -> bool:
-    """`TrainingArguments.bf16`-shaped: a class name and one key."""
-    head, _, key = path.partition(".")
-    return head[:1].isupper() and key.isidentifier()
 
 
 def throughput_parameters(ctx: Context) -> list[Parameter] | None:

@@ -50,25 +50,9 @@ def model_parameters(ctx: Context) -> list[Parameter]:
 
 def stability_parameters(ctx: Context) -> list[Parameter]:
     """The model's values plus the optimisation settings with the fix applied."""
-    rate = first(ctx.change("learning_rate", "lr"), ctx.config_value("learning_rate", "lr"))
-    cut = _LEARNING_RATE_CUTS.get(ctx.hypothesis.id)
-    learning_rate = pick(
-        "learning_rate",
-        rate,
-        5e-5,
-        "no learning rate in the evidence; transformers' "
-        "TrainingArguments default (kb:loss-divergence-high-learning-rate)",
-    )
-    if cut and rate is not None and isinstance(learning_rate.value, float):
-        learning_rate = Parameter(
-            "learning_rate",
-            learning_rate.value / cut,
-            f"{learning_rate.source} = {learning_rate.value}, divided by {cut} (the fix: lower "
-            "the peak learning rate 3-10x); pass the old value to see the failure come back",
-        )
     return [
         *model_parameters(ctx),
-        learning_rate,
+        _learning_rate(ctx),
         _number(
             ctx,
             "max_grad_norm",
@@ -95,6 +79,32 @@ def stability_parameters(ctx: Context) -> list[Parameter]:
         ),
         Parameter("seed", 0, "fixed so that a rerun sees the same batches"),
     ]
+
+
+def _learning_rate(ctx: Context) -> Parameter:
+    """The fix's rate, else the run's (config, then the peak the log printed), cut as the
+    pattern's fix says; transformers' default only when the evidence has none."""
+    rate = first(
+        ctx.change("learning_rate", "lr"),
+        ctx.config_value("learning_rate", "lr"),
+        ctx.logged_peak("learning_rate"),
+    )
+    cut = _LEARNING_RATE_CUTS.get(ctx.hypothesis.id)
+    learning_rate = pick(
+        "learning_rate",
+        rate,
+        5e-5,
+        "no learning rate in the evidence; transformers' "
+        "TrainingArguments default (kb:loss-divergence-high-learning-rate)",
+    )
+    if cut and rate is not None and isinstance(learning_rate.value, float):
+        learning_rate = Parameter(
+            "learning_rate",
+            learning_rate.value / cut,
+            f"{learning_rate.source} = {learning_rate.value}, divided by {cut} (the fix: lower "
+            "the peak learning rate 3-10x); pass the old value to see the failure come back",
+        )
+    return learning_rate
 
 
 def memory_parameters(ctx: Context) -> list[Parameter]:
