@@ -26,6 +26,7 @@ from trainwreck.analyzers import (
     nccl,
     process,
     shapes,
+    strategies,
     version_change,
 )
 from trainwreck.errors import internal_error
@@ -47,6 +48,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     allocation.analyze,
     loss_constants.analyze,
     loss_scale.analyze,
+    strategies.analyze,
     version_change.analyze,
     api_drift.analyze,
     fsdp_wrap.analyze,
@@ -61,6 +63,7 @@ KEEP: tuple[str, ...] = (
     *shapes.KEEP,
     *dtype_origin.KEEP,
     *allocation.KEEP,
+    *strategies.KEEP,
 )
 
 
