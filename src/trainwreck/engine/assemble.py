@@ -94,7 +94,10 @@ def _fixes(
     """The page's fixes filled in, a verified one first; a fitting plan from the memory
     arithmetic leads them when the page is explained by that budget."""
     fixes, warnings = [], []
+    held = {finding.id for finding in findings}
     for recipe in pattern.fixes:
+        if held.intersection(recipe.unless) or (recipe.when and not held.intersection(recipe.when)):
+            continue  # advice this run's findings contradict, or that needs one it lacks
         fix, fix_warnings = concrete_fix(recipe, values, evidence)
         fixes.append(fix)
         warnings.extend(fix_warnings)
