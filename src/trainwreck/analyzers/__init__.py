@@ -29,6 +29,7 @@ from trainwreck.analyzers import (
     shapes,
     strategies,
     version_change,
+    vocabulary,
 )
 from trainwreck.errors import internal_error
 from trainwreck.model import Evidence, Finding, Gap
@@ -51,6 +52,7 @@ ANALYZERS: tuple[Analyzer, ...] = (
     loss_constants.analyze,
     loss_scale.analyze,
     strategies.analyze,
+    vocabulary.analyze,
     version_change.analyze,
     api_drift.analyze,
     fsdp_wrap.analyze,
@@ -66,6 +68,7 @@ KEEP: tuple[str, ...] = (
     *dtype_origin.KEEP,
     *allocation.KEEP,
     *strategies.KEEP,
+    *vocabulary.KEEP,
 )
 
 

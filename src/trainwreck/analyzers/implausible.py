@@ -68,7 +68,7 @@ def analyze(evidence: Evidence) -> list[Finding]:
     return [
         Finding(
             id="alloc.implausible_size",
-            title=f"the failed allocation ({size}) is {implied}, more than training hosts and GPUs hold",
+            title=f"the failed allocation ({size}) is {implied}, more than hosts and GPUs hold",
             category="oom",
             summary=summary,
             evidence=(said.ref,),

@@ -8,6 +8,7 @@ from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
 from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
+from trainwreck.fixes.consistency import without_advice_against
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.effective_batch import accumulation_change
 from trainwreck.fixes.fit_plan import BUDGET_FINDINGS, alone_note, plan_fix
@@ -214,7 +215,7 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
-    hypotheses = with_cases(hypotheses, similar, MAX_HYPOTHESES)
+    hypotheses = without_advice_against(with_cases(hypotheses, similar, MAX_HYPOTHESES))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with
