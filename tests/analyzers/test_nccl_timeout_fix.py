@@ -83,3 +83,16 @@ def test_raised_timeout_at_the_progress_bar_threshold(
     bar = f"Running tokenizer: 50%| 1/2 [00:00<{minutes}:{seconds}, 1.0 examples/s]"
     log.write_text(bar + WATCHDOG_600S, encoding="utf-8")
     assert _ddp_timeout(diagnose([str(log)])).after == raised
+
+
+def test_the_pre_seqnum_watchdog_line_is_read_too(tmp_path: Path) -> None:
+    # torch < 1.9 prints WorkNCCL(OpType=..., Timeout(ms)=...) without a SeqNum
+    log = tmp_path / "train.log"
+    log.write_text(
+        "[E ProcessGroupNCCL.cpp:587] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1808040 milliseconds before "
+        "timing out.\n",
+        encoding="utf-8",
+    )
+    change = _ddp_timeout(diagnose([str(log)]))
+    assert change.before == 1800 and change.after == OVERRUN_FACTOR * 1800

@@ -101,3 +101,16 @@ def test_trainwreck_memory_agrees_with_the_diagnose_table() -> None:
     assert data["arithmetic"]["lines"][-1]["value"] == table.lines[-1].value
     plan = next(f for f in report.findings if f.id == "memory.fit")
     assert data["fixes"][0]["action"] == plan.values["action"]
+
+
+def test_an_fsdp_run_offloads_through_its_own_option() -> None:
+    # alpaca-llama13b-fsdp-a100-86: the Alpaca README's answer to this OOM is FSDP CPU
+    # offload; the plan must not switch an FSDP run to DeepSpeed
+    report = diagnose([str(Path(__file__).parents[1] / "cases" / "alpaca-llama13b-fsdp-a100-86")])
+    first = report.hypotheses[0].fixes[0]
+    assert "fits by this report's arithmetic" in first.action
+    changes = _changes(first)
+    assert "offload" in str(changes["fsdp"][1])
+    assert not any(
+        c.path.startswith("ds_config") or c.path.endswith("deepspeed") for c in first.changes
+    )

@@ -165,6 +165,13 @@ def analyze(evidence: Evidence) -> list[Finding]:
     return findings
 
 
+def _sharded_by(origin: str) -> str:
+    """Who shards the run, from the origin `_sharding` wrote: fsdp, deepspeed or nobody."""
+    if "fsdp" in origin.lower():
+        return "fsdp"
+    return "deepspeed" if origin else ""
+
+
 def _fit_finding(
     shape: Shape, run: Training, searched: list[Candidate], total: int, capacity: int
 ) -> Finding:
@@ -192,6 +199,7 @@ def _fit_finding(
         "after_gib": round(plan.total / GIB, 2),
         "capacity_gib": round(capacity / GIB, 2),
         "limit_gib": round(limit / GIB, 2),
+        "sharded_by": _sharded_by(run.origins.get("zero", "")),
     }
     for name, (old, new) in plan.changes.items():
         values[f"was.{name}"] = old if isinstance(old, (str, int, float, bool)) else None

@@ -9,11 +9,12 @@ from trainwreck.analyzers.progress import longest_phase
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, LogLine, SourceRef
 
 _WATCHDOG = re.compile(
-    r"WorkNCCL\(SeqNum=(?P<seq>\d+), OpType=(?P<op>\w+)[^)]*?Timeout\(ms\)=(?P<timeout>\d+)\)"
+    r"WorkNCCL\((?:SeqNum=(?P<seq>\d+), )?OpType=(?P<op>\w+)[^)]*?Timeout\(ms\)=(?P<timeout>\d+)\)"
     r"(?: ran for (?P<ran>\d+) milliseconds)?"
 )
 _RANK_IN_TEXT = re.compile(r"\[Rank (\d+)\]")
-KEEP: tuple[str, ...] = (r"WorkNCCL\(SeqNum=",)
+# torch < 1.9 prints no SeqNum: WorkNCCL(OpType=..., Timeout(ms)=...)
+KEEP: tuple[str, ...] = (r"WorkNCCL\((?:SeqNum=|OpType=)",)
 # How far the slow phase overran the timeout is unknown without a progress bar, so a
 # raised timeout is several times the one exceeded (PyTorch itself moved its NCCL
 # default between 10 and 30 minutes, a factor of 3); with a bar, the phase's own
@@ -38,18 +39,19 @@ def analyze(evidence: Evidence) -> list[Finding]:
     seq_by_rank: dict[int, int] = {}
     for line, match in hits:
         rank = _rank(line)
-        if rank is not None:
+        if rank is not None and match["seq"] is not None:
             seq_by_rank[rank] = min(int(match["seq"]), seq_by_rank.get(rank, 1 << 62))
     first_line, first = hits[0]
     timeout_ms = int(first["timeout"])
     values: dict[str, str | int | None] = {
         "optype": first["op"],
-        "seqnum": int(first["seq"]),
+        "seqnum": int(first["seq"]) if first["seq"] is not None else None,
         "timeout_ms": timeout_ms,
         "timeout_s": timeout_ms // 1000,
         "ranks_reporting": len(seq_by_rank) or None,
     }
-    summary = f"{first['op']} (SeqNum {first['seq']}) timed out after {timeout_ms / 60000:g} min"
+    seq = f" (SeqNum {first['seq']})" if first["seq"] is not None else ""
+    summary = f"{first['op']}{seq} timed out after {timeout_ms / 60000:g} min"
     if len(set(seq_by_rank.values())) > 1:
         oldest = min(seq_by_rank.values())
         laggards = sorted(rank for rank, seq in seq_by_rank.items() if seq == oldest)

@@ -71,6 +71,26 @@ def _offload(_: Scalar, __: Scalar, evidence: Evidence) -> list[PatternChange]:
     return [*named, PatternChange(path=device, before="none", after="cpu")]
 
 
+def _fsdp_offload(_: Scalar, __: Scalar, evidence: Evidence) -> list[PatternChange]:
+    """An FSDP run offloads through its own option (parameters and gradients go too, so
+    the recomputed total, which moves only the optimizer state, is an upper bound)."""
+    for config in evidence.configs:
+        key = find_key(config.values, target("TrainingArguments.fsdp"))
+        current = config.values.get(key) if key else None
+        clean = isinstance(current, str) and not set("\"'").intersection(current)
+        if clean and isinstance(current, str) and "offload" not in current:
+            return [
+                PatternChange(
+                    path="TrainingArguments.fsdp", before=current, after=f"{current} offload"
+                )
+            ]
+    return [PatternChange(path="TrainingArguments.fsdp", after="full_shard auto_wrap offload")]
+
+
+def _unchanged(_: Scalar, __: Scalar, ___: Evidence) -> list[PatternChange]:
+    return []  # FSDP already shards like ZeRO-3; no DeepSpeed stage to set
+
+
 def _lora(_: Scalar, new: Scalar, __: Evidence) -> list[PatternChange]:
     return [PatternChange(path="LoraConfig.r", after=new, default=8)]
 
@@ -116,7 +136,10 @@ def plan_fix(findings: tuple[Finding, ...], evidence: Evidence) -> PatternFix | 
         return None
     values = plan.values
     changes: list[PatternChange] = []
+    fsdp = values.get("sharded_by") == "fsdp"
     for name, writer in _WRITERS.items():
+        if fsdp and name in ("offload_optimizer", "zero"):
+            writer = _fsdp_offload if name == "offload_optimizer" else _unchanged
         if f"set.{name}" in values:
             changes += writer(values.get(f"was.{name}"), values[f"set.{name}"], evidence)
     action = (
