@@ -59,3 +59,9 @@ def _table(losses: list[float]) -> MetricTable:
 @pytest.mark.parametrize(("after", "flagged"), [(9.99, False), (10.0, True), (70.0, True)])
 def test_a_jump_is_an_order_of_magnitude_in_one_step(after: float, flagged: bool) -> None:
     assert (loss_jump(_table([2.0, 1.0, after, 3.0])) is not None) is flagged
+
+
+@pytest.mark.parametrize(("after", "flagged"), [(0.05, False), (0.5, False), (0.51, True)])
+def test_a_jump_must_land_above_where_the_run_started(after: float, flagged: bool) -> None:
+    # 0.001 → 0.5 is 500x but no higher than the first loss: late noise near zero
+    assert (loss_jump(_table([0.5, 0.1, 0.001, after])) is not None) is flagged

@@ -17,6 +17,7 @@ import yaml
 from helpers import run
 from trainwreck import diagnose
 from trainwreck.fixes.compare import denoted
+from trainwreck.fixes.consistency import not_concrete
 from trainwreck.model import Diagnosis, Fix
 
 FULL_FT = Path(__file__).parent / "fixtures" / "llama3-8b-full-oom"
@@ -110,7 +111,20 @@ def test_an_fsdp_run_offloads_through_its_own_option() -> None:
     first = report.hypotheses[0].fixes[0]
     assert "fits by this report's arithmetic" in first.action
     changes = _changes(first)
-    assert "offload" in str(changes["fsdp"][1])
+    assert changes["fsdp"][1] == "full_shard auto_wrap offload"
+    assert not_concrete("full_shard auto_wrap offload") is None  # a value, not prose
     assert not any(
         c.path.startswith("ds_config") or c.path.endswith("deepspeed") for c in first.changes
+    )
+
+
+def test_the_command_patch_notes_keep_the_fix_order_across_processes() -> None:
+    # the notes were ordered by a set of flag names: a different order per hash seed
+    outputs = {
+        run("diagnose", str(EXAMPLE)).stdout for _ in range(3)
+    }  # fresh processes: fresh hash seeds
+    assert len(outputs) == 1
+    (text,) = outputs
+    assert text.index("per_device_train_batch_size — was") < text.index(
+        "gradient_accumulation_steps — was"
     )

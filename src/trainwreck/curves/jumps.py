@@ -4,6 +4,8 @@
 up in its first steps has neither, yet `5.55 → 388.8` from step 1 to step 2 is the
 clearest sign there is that one optimizer step was far too large. Step-to-step noise
 of a loss is a few percent, so a tenfold rise in one logged step is never noise.
+A jump must also land above the loss the run started from: near zero late in training,
+0.0001 → 0.02 is a big ratio of nothing, while 5.5 → 388 undid everything learned.
 The gradient norm logged at those steps, when present, says whether the update did it.
 """
 
@@ -24,7 +26,9 @@ def loss_jump(table: MetricTable) -> Finding | None:
         return None
     values = loss.values
     before, after = values[:-1], values[1:]
-    valid = np.isfinite(before) & np.isfinite(after) & (before > 0)
+    finite = values[np.isfinite(values)]
+    start = float(finite[0]) if finite.size else 0.0
+    valid = np.isfinite(before) & np.isfinite(after) & (before > 0) & (after > start)
     ratios = np.where(valid, after / np.where(before > 0, before, 1.0), 0.0)
     index = int(np.argmax(ratios))
     ratio = float(ratios[index])

@@ -29,7 +29,8 @@ from trainwreck.model import Change, ConfigBlock, Diagnosis, Hypothesis
 Rule = Literal["flag-twice", "two-values", "not-concrete", "direction", "no-op", "against-cause"]
 _TEMPLATE = re.compile(r"\{\w+\}")
 _PLACEHOLDER = re.compile(r"<[A-Za-z]|\bTODO\b|\bFIXME\b|\.\.\.")
-_PROSE = re.compile(r"[A-Za-z_]+(?: [A-Za-z_]+){2,}")
+# three or more plain words; identifiers (`full_shard auto_wrap offload`) are values
+_PROSE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){2,}")
 _ASSIGNMENT = re.compile(
     r"^\+?\s*(?:export\s+)?[\"']?(?P<key>[\w.-]+)[\"']?\s*[:=]\s*(?P<value>.*?)(?:\s+#.*)?,?$"
 )
