@@ -128,3 +128,25 @@ def test_the_command_patch_notes_keep_the_fix_order_across_processes() -> None:
     assert text.index("per_device_train_batch_size — was") < text.index(
         "gradient_accumulation_steps — was"
     )
+
+
+def test_when_nothing_fits_no_fix_is_offered_as_if_it_did(tmp_path: Path) -> None:
+    # Llama-2-70B in full fine-tuning on a 24 GB card: no change or combination fits
+    (tmp_path / "train.yaml").write_text(
+        "model_name_or_path: meta-llama/Llama-2-70b-chat-hf\nfinetuning_type: full\n"
+        "per_device_train_batch_size: 4\ngradient_accumulation_steps: 1\ncutoff_len: 4096\n"
+        "bf16: true\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "train.log").write_text(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. GPU 0 has a "
+        "total capacity of 23.65 GiB of which 310.81 MiB is free. Including non-PyTorch memory, "
+        "this process has 23.33 GiB memory in use. Of the allocated memory 22.91 GiB is allocated "
+        "by PyTorch, and 45.27 MiB is reserved by PyTorch but unallocated.\n",
+        encoding="utf-8",
+    )
+    report = diagnose([str(tmp_path)])
+    assert not any(f.id == "memory.fit" for f in report.findings)
+    first = report.hypotheses[0].fixes[0]
+    assert "Not enough by itself for this run" in first.action
+    assert "no change or combination fits" in first.action

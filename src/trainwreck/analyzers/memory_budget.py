@@ -115,7 +115,7 @@ def analyze(evidence: Evidence) -> list[Finding]:
     config = found[0]
     from trainwreck.memory.architectures import shape_of
     from trainwreck.memory.budget import GIB, gib, total_of, training_budget
-    from trainwreck.memory.fit import fit_search
+    from trainwreck.memory.fit import MARGIN, fit_search
 
     try:
         shape = shape_of(config)
@@ -139,6 +139,8 @@ def analyze(evidence: Evidence) -> list[Finding]:
         "capacity_gib": round(capacity / GIB, 2),
         "dominant_term": dominant.label,
         "fitting_change": fixes[0].action if fixes else None,
+        "limit_gib": round(capacity * (1 - MARGIN) / GIB, 2),
+        **_alone(searched),
     }
     findings = [
         Finding(
@@ -165,6 +167,19 @@ def analyze(evidence: Evidence) -> list[Finding]:
     return findings
 
 
+def _alone(searched: list[Candidate]) -> dict[str, Scalar]:
+    """Each single change's own total as `alone.NAME=VALUE` (GiB), so a page's fix
+    that is not enough by itself can say so."""
+    from trainwreck.memory.budget import GIB
+
+    totals: dict[str, Scalar] = {}
+    for single in searched:
+        if len(single.ranks) == 1 and len(single.changes) == 1:
+            ((name, (_, new)),) = single.changes.items()
+            totals[f"alone.{name}={new}"] = round(single.total / GIB, 2)
+    return totals
+
+
 def _sharded_by(origin: str) -> str:
     """Who shards the run, from the origin `_sharding` wrote: fsdp, deepspeed or nobody."""
     if "fsdp" in origin.lower():
@@ -179,9 +194,7 @@ def _fit_finding(
     the fixed setting.
 
     `values` carry each changed setting as `was.NAME` and `set.NAME` so the fix the
-    report leads with is written from the same numbers the arithmetic shows, and each
-    single change's own total as `alone.NAME=VALUE` (GiB), so a fix that is not
-    enough by itself can say so."""
+    report leads with is written from the same numbers the arithmetic shows."""
     from trainwreck.memory.budget import GIB, gib, training_budget, with_changes
     from trainwreck.memory.fit import MARGIN
 
@@ -204,10 +217,6 @@ def _fit_finding(
     for name, (old, new) in plan.changes.items():
         values[f"was.{name}"] = old if isinstance(old, (str, int, float, bool)) else None
         values[f"set.{name}"] = new if isinstance(new, (str, int, float, bool)) else None
-    for single in searched:
-        if len(single.ranks) == 1 and len(single.changes) == 1:
-            ((name, (_, new)),) = single.changes.items()
-            values[f"alone.{name}={new}"] = round(single.total / GIB, 2)
     arithmetic = fixed.model_copy(
         update={"title": f"Training memory per GPU with the fix ({plan.action})", "result": verdict}
     )

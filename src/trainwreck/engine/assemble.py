@@ -103,11 +103,12 @@ def _fixes(
         fixes.append(fix)
         warnings.extend(fix_warnings)
     fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
-    plan = plan_fix(findings, evidence)
-    if plan is not None and any(sig.finding in BUDGET_FINDINGS for sig in pattern.signatures):
-        fix, fix_warnings = concrete_fix(plan, values, evidence)
-        fixes = [fix, *(alone_note(other, findings) for other in fixes)]
-        warnings.extend(fix_warnings)
+    if any(sig.finding in BUDGET_FINDINGS for sig in pattern.signatures):
+        fixes = [alone_note(fix, findings) for fix in fixes]
+        if (plan := plan_fix(findings, evidence)) is not None:
+            fix, fix_warnings = concrete_fix(plan, values, evidence)
+            fixes.insert(0, fix)
+            warnings.extend(fix_warnings)
     kept = []
     for fix in fixes:
         fix, fix_warnings = _keep_effective_batch(fix, evidence)

@@ -16,7 +16,8 @@ from trainwreck.model import Evidence, Finding, Fix, Scalar
 
 FIT_FINDING = "memory.fit"
 # A page explained by the memory budget weighs one of these findings
-BUDGET_FINDINGS = ("memory.budget", "memory.over_capacity")
+BUDGET_FINDING = "memory.budget"
+BUDGET_FINDINGS = (BUDGET_FINDING, "memory.over_capacity")
 NEW_DEEPSPEED_CONFIG = "ds_config.json"  # the file the ds_config.* settings below go into
 _SEQUENCE_KEYS = ("cutoff_len", "max_seq_length", "max_length", "sequence_len", "seq_length")
 
@@ -161,19 +162,21 @@ _ALONE: dict[str, Callable[[object], str | None]] = {
 
 def alone_note(fix: Fix, findings: tuple[Finding, ...]) -> Fix:
     """The fix, saying so when this report's arithmetic finds it not enough by itself."""
-    plan = next((f for f in findings if f.id == FIT_FINDING), None)
+    budget = next((f for f in findings if f.id == BUDGET_FINDING), None)
     mapped = [
         _ALONE[leaf](change.after)
         for change in fix.changes
         if (leaf := target(change.path).leaf) in _ALONE
     ]
-    if plan is None or len(mapped) != 1 or mapped[0] is None:
+    if budget is None or len(mapped) != 1 or mapped[0] is None:
         return fix
-    total, limit = plan.values.get(f"alone.{mapped[0]}"), plan.values["limit_gib"]
+    total, limit = budget.values.get(f"alone.{mapped[0]}"), budget.values.get("limit_gib")
     if not isinstance(total, float) or not isinstance(limit, float) or total <= limit:
         return fix
+    planned = any(f.id == FIT_FINDING for f in findings)
     note = (
         f" Not enough by itself for this run: {total} GiB per GPU by this report's "
-        f"arithmetic, over the {limit} GiB limit; fix 1 combines what fits."
+        f"arithmetic, over the {limit} GiB limit"
+        + ("; fix 1 combines what fits." if planned else "; no change or combination fits.")
     )
     return fix.model_copy(update={"action": fix.action + note})
