@@ -69,6 +69,12 @@ markdown_or_json = click.option(
 )
 @click.option("--offload-params", is_flag=True, help="Parameters in CPU RAM (ZeRO-3 only).")
 @click.option(
+    "--amp",
+    is_flag=True,
+    help="Autocast mixed precision (Trainer --bf16/--fp16 without DeepSpeed): fp32 weights, "
+    "gradients and optimizer state, activations in --dtype. diagnose assumes it for such runs.",
+)
+@click.option(
     "--master-weights/--no-master-weights",
     default=None,
     help="fp32 master copy (default: on under ZeRO).",

@@ -10,6 +10,8 @@ from trainwreck.kb.schema import PatternFix
 from trainwreck.model import Evidence, RunContext, Setup
 
 STRATEGY_PAGE = "load-best-model-strategy-mismatch"
+# what the strategies analyzer read from `Evaluation strategy: no - Save strategy: steps`
+STRATEGIES = {"eval_strategy": "no", "save_strategy": "steps"}
 
 
 def _on(transformers: str) -> Evidence:
@@ -28,7 +30,7 @@ def test_a_version_before_the_rename_gets_the_old_name_verified() -> None:
     assert page is not None
     recipe = page.fixes[0]
     assert recipe.changes[0].path == "TrainingArguments.eval_strategy"
-    fix, warnings = concrete_fix(recipe, {}, _on("4.36.2"))
+    fix, warnings = concrete_fix(recipe, STRATEGIES, _on("4.36.2"))
     (change,) = fix.changes
     assert (change.path, change.after, change.verified) == (
         "TrainingArguments.evaluation_strategy",
@@ -41,7 +43,7 @@ def test_a_version_before_the_rename_gets_the_old_name_verified() -> None:
     # the one-liner to check the recommended key stays in the warnings
     assert any("check: python -c" in w and "'eval_strategy' in" in w for w in warnings)
     # a version that has the recommended key keeps it
-    (kept,) = concrete_fix(recipe, {}, _on("4.46.3"))[0].changes
+    (kept,) = concrete_fix(recipe, STRATEGIES, _on("4.46.3"))[0].changes
     assert (kept.path, kept.verified) == ("TrainingArguments.eval_strategy", True)
 
 
@@ -66,7 +68,8 @@ def test_the_hypothesis_leads_with_the_fix_whose_keys_all_verify() -> None:
     page = load().get(STRATEGY_PAGE)
     assert page is not None
     unverifiable = _fix("TrainingArguments.eval_on_start", True, "evaluate before training")
-    pattern = page.model_copy(update={"fixes": (unverifiable, *page.fixes)})
+    strategy = _fix("TrainingArguments.eval_strategy", "steps", "evaluate on the save schedule")
+    pattern = page.model_copy(update={"fixes": (unverifiable, strategy)})
     candidate = Candidate(pattern=pattern, match=None, version_notes=(), strength=0.5, score=0.5)
     old, _ = to_hypothesis(candidate, None, _on("4.36.2"), RunContext())
     assert old.fixes[0].changes[0].path == "TrainingArguments.evaluation_strategy"

@@ -18,6 +18,7 @@ from trainwreck.analyzers import (
     dtype_origin,
     environment,
     fsdp_wrap,
+    implausible,
     index_range,
     loss,
     loss_constants,
@@ -26,7 +27,9 @@ from trainwreck.analyzers import (
     nccl,
     process,
     shapes,
+    strategies,
     version_change,
+    vocabulary,
 )
 from trainwreck.errors import internal_error
 from trainwreck.model import Evidence, Finding, Gap
@@ -45,8 +48,11 @@ ANALYZERS: tuple[Analyzer, ...] = (
     shapes.analyze,
     dtype_origin.analyze,
     allocation.analyze,
+    implausible.analyze,
     loss_constants.analyze,
     loss_scale.analyze,
+    strategies.analyze,
+    vocabulary.analyze,
     version_change.analyze,
     api_drift.analyze,
     fsdp_wrap.analyze,
@@ -61,6 +67,8 @@ KEEP: tuple[str, ...] = (
     *shapes.KEEP,
     *dtype_origin.KEEP,
     *allocation.KEEP,
+    *strategies.KEEP,
+    *vocabulary.KEEP,
 )
 
 

@@ -56,7 +56,7 @@ class Product:
         return total
 
 
-def _request(evidence: Evidence) -> tuple[int, int, Said] | None:
+def failed_request(evidence: Evidence) -> tuple[int, int, Said] | None:
     """(bytes requested, tolerance from the printed precision, where) of the first request."""
     found = first_match(evidence, _REQUEST, "allocate")
     if found is None:
@@ -172,7 +172,7 @@ def _spelled(product: Product) -> str:
 
 def analyze(evidence: Evidence) -> list[Finding]:
     """A finding for each kind of tensor whose size equals the failed request."""
-    request = _request(evidence)
+    request = failed_request(evidence)
     if request is None:
         return []
     n_bytes, tolerance, said = request

@@ -17,8 +17,10 @@ from trainwreck.errors import TrainwreckError
 from trainwreck.model import Evidence, Finding, Scalar
 
 if TYPE_CHECKING:  # the memory package loads only when an OOM needs it
+    from trainwreck.memory.architectures import Shape
     from trainwreck.memory.budget import Training
     from trainwreck.memory.config import ModelConfig
+    from trainwreck.memory.fit import Candidate
 
 _TRUE = {True, "true", "True", "1"}
 
@@ -113,7 +115,7 @@ def analyze(evidence: Evidence) -> list[Finding]:
     config = found[0]
     from trainwreck.memory.architectures import shape_of
     from trainwreck.memory.budget import GIB, gib, total_of, training_budget
-    from trainwreck.memory.fit import fit_search
+    from trainwreck.memory.fit import MARGIN, fit_search
 
     try:
         shape = shape_of(config)
@@ -124,7 +126,8 @@ def analyze(evidence: Evidence) -> list[Finding]:
     terms = [line for line in budget.lines[:-1] if line.label != "CUDA context"]
     dominant = max(terms, key=lambda line: int(line.value))
     total = total_of(budget)
-    fixes = [fix for fix in fit_search(shape, run, capacity) if fix.fits]
+    searched = fit_search(shape, run, capacity)
+    fixes = [fix for fix in searched if fix.fits]
     fits = "; ".join(f"{fix.action} → {gib(fix.total)}" for fix in fixes[:3])
     summary = (
         f"estimated {gib(total)} per GPU against {gib(capacity)}; the largest term is "
@@ -136,6 +139,8 @@ def analyze(evidence: Evidence) -> list[Finding]:
         "capacity_gib": round(capacity / GIB, 2),
         "dominant_term": dominant.label,
         "fitting_change": fixes[0].action if fixes else None,
+        "limit_gib": round(capacity * (1 - MARGIN) / GIB, 2),
+        **_alone(searched),
     }
     findings = [
         Finding(
@@ -157,4 +162,69 @@ def analyze(evidence: Evidence) -> list[Finding]:
                 values=values,
             )
         )
+    if fixes and total > fixes[0].total:
+        findings.append(_fit_finding(shape, run, searched, total, capacity))
     return findings
+
+
+def _alone(searched: list[Candidate]) -> dict[str, Scalar]:
+    """Each single change's own total as `alone.NAME=VALUE` (GiB), so a page's fix
+    that is not enough by itself can say so."""
+    from trainwreck.memory.budget import GIB
+
+    totals: dict[str, Scalar] = {}
+    for single in searched:
+        if len(single.ranks) == 1 and len(single.changes) == 1:
+            ((name, (_, new)),) = single.changes.items()
+            totals[f"alone.{name}={new}"] = round(single.total / GIB, 2)
+    return totals
+
+
+def _sharded_by(origin: str) -> str:
+    """Who shards the run, from the origin `_sharding` wrote: fsdp, deepspeed or nobody."""
+    if "fsdp" in origin.lower():
+        return "fsdp"
+    return "deepspeed" if origin else ""
+
+
+def _fit_finding(
+    shape: Shape, run: Training, searched: list[Candidate], total: int, capacity: int
+) -> Finding:
+    """The least destructive plan that fits (the search's first), with the budget of
+    the fixed setting.
+
+    `values` carry each changed setting as `was.NAME` and `set.NAME` so the fix the
+    report leads with is written from the same numbers the arithmetic shows."""
+    from trainwreck.memory.budget import GIB, gib, training_budget, with_changes
+    from trainwreck.memory.fit import MARGIN
+
+    plan = searched[0]
+    after = {name: new for name, (_, new) in plan.changes.items()}
+    fixed = training_budget(shape, with_changes(run, **after), capacity)
+    limit = capacity * (1 - MARGIN)
+    verdict = (
+        f"{gib(total)} → {gib(plan.total)} per GPU against {gib(capacity)} "
+        f"(fits under {gib(limit)}, which keeps {MARGIN:.0%} free)"
+    )
+    values: dict[str, Scalar] = {
+        "action": plan.action,
+        "before_gib": round(total / GIB, 2),
+        "after_gib": round(plan.total / GIB, 2),
+        "capacity_gib": round(capacity / GIB, 2),
+        "limit_gib": round(limit / GIB, 2),
+        "sharded_by": _sharded_by(run.origins.get("zero", "")),
+    }
+    for name, (old, new) in plan.changes.items():
+        values[f"was.{name}"] = old if isinstance(old, (str, int, float, bool)) else None
+        values[f"set.{name}"] = new if isinstance(new, (str, int, float, bool)) else None
+    arithmetic = fixed.model_copy(
+        update={"title": f"Training memory per GPU with the fix ({plan.action})", "result": verdict}
+    )
+    return Finding(
+        id="memory.fit",
+        title="The least destructive change that fits, recomputed",
+        category="oom",
+        summary=f"{plan.action}: {verdict}",
+        values=values,
+        arithmetic=arithmetic,
+    )

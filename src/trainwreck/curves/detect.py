@@ -9,6 +9,7 @@ import numpy as np
 from trainwreck.curves import nonfinite, schedule, spikes, trends
 from trainwreck.curves.clipping import clipping
 from trainwreck.curves.facts import RunFacts
+from trainwreck.curves.jumps import loss_jump
 from trainwreck.curves.lr_prior import lr_against_priors
 from trainwreck.curves.oscillation import oscillation
 from trainwreck.curves.periodic import periodic_spikes
@@ -18,6 +19,7 @@ _SIMPLE: tuple[Callable[[MetricTable], Finding | None], ...] = (
     nonfinite.loss_scale_collapse,
     trends.divergence,
     trends.explosion,
+    loss_jump,
     trends.plateau,
     trends.overfitting,
     schedule.lr_zero,

@@ -104,7 +104,12 @@ def _above_every_recipe(value: float, value_source: str, ref: SourceRef | None) 
         category="divergence",
         summary=summary,
         evidence=(ref,) if ref is not None else (),
-        values={"learning_rate": value, "prior": prior.value, "prior_id": prior.id},
+        values={
+            "learning_rate": value,
+            "prior": prior.value,
+            "prior_id": prior.id,
+            "prior_said": "the highest rate of any cited recipe, whatever its method",
+        },
         arithmetic=Arithmetic(title="Learning rate against the prior", lines=lines, result=summary),
     )
 
@@ -141,6 +146,13 @@ def _finding(
         category="divergence" if above else "config_error",
         summary=summary,
         evidence=(ref,) if ref is not None else (),
-        values={"learning_rate": value, "prior": prior.value, "prior_id": prior.id},
+        values={
+            "learning_rate": value,
+            "prior": prior.value,
+            "prior_id": prior.id,
+            "prior_said": f"the rate of the cited {recipe} recipe",
+            # the rate a fix moves to: this method's and size's recipe (only when above)
+            "recipe_learning_rate": float(prior.value) if above else None,
+        },
         arithmetic=Arithmetic(title="Learning rate against the prior", lines=lines, result=summary),
     )

@@ -8,19 +8,24 @@ from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
 from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
+from trainwreck.fixes.consistency import without_advice_against
 from trainwreck.fixes.consolidate import consolidated_blocks
+from trainwreck.fixes.effective_batch import accumulation_change
+from trainwreck.fixes.fit_plan import BUDGET_FINDINGS, alone_note, plan_fix
 from trainwreck.fixes.guards import guard_prevention
 from trainwreck.fixes.scripts import verification_for
 from trainwreck.fixes.snippets import snippets_for
 from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
 from trainwreck.kb import KnowledgeBase
-from trainwreck.kb.schema import Pattern
+from trainwreck.kb.schema import Pattern, PatternFix
 from trainwreck.model import (
     Category,
+    Change,
     Citation,
     Diagnosis,
     Evidence,
     Finding,
+    Fix,
     Hypothesis,
     Prevention,
     RunContext,
@@ -68,6 +73,50 @@ def _named_cause(candidate: Candidate, findings: tuple[Finding, ...]) -> str | N
     return " ".join(f"In this run: {sentence}." for sentence in sentences[:2]) or None
 
 
+def _keep_effective_batch(fix: Fix, evidence: Evidence) -> tuple[Fix, list[str]]:
+    """The fix with accumulation raised wherever it cuts a micro-batch (fixes.effective_batch)."""
+    have = {change.path for change in fix.changes}
+    changes: list[Change] = []
+    warnings: list[str] = []
+    for change in fix.changes:
+        changes.append(change)
+        extra = accumulation_change(change, evidence)
+        if extra is None or extra.path in have:
+            continue
+        filled, notes = concrete_fix(PatternFix(action="", changes=(extra,)), {}, evidence)
+        changes += filled.changes
+        warnings += notes
+    return fix.model_copy(update={"changes": tuple(changes)}), warnings
+
+
+def _fixes(
+    pattern: Pattern, values: dict[str, Scalar], evidence: Evidence, findings: tuple[Finding, ...]
+) -> tuple[list[Fix], list[str]]:
+    """The page's fixes filled in, a verified one first; a fitting plan from the memory
+    arithmetic leads them when the page is explained by that budget."""
+    fixes, warnings = [], []
+    held = {finding.id for finding in findings}
+    for recipe in pattern.fixes:
+        if held.intersection(recipe.unless) or (recipe.when and not held.intersection(recipe.when)):
+            continue  # advice this run's findings contradict, or that needs one it lacks
+        fix, fix_warnings = concrete_fix(recipe, values, evidence)
+        fixes.append(fix)
+        warnings.extend(fix_warnings)
+    fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
+    if any(sig.finding in BUDGET_FINDINGS for sig in pattern.signatures):
+        fixes = [alone_note(fix, findings) for fix in fixes]
+        if (plan := plan_fix(findings, evidence)) is not None:
+            fix, fix_warnings = concrete_fix(plan, values, evidence)
+            fixes.insert(0, fix)
+            warnings.extend(fix_warnings)
+    kept = []
+    for fix in fixes:
+        fix, fix_warnings = _keep_effective_batch(fix, evidence)
+        kept.append(fix)
+        warnings.extend(w for w in fix_warnings if w not in warnings)
+    return kept, warnings
+
+
 def to_hypothesis(
     candidate: Candidate,
     runner_up: Candidate | None,
@@ -79,12 +128,7 @@ def to_hypothesis(
     pattern = candidate.pattern
     values = _values(candidate, evidence)
     confidence, why = calibrate(candidate, runner_up)
-    fixes, warnings = [], []
-    for recipe in pattern.fixes:
-        fix, fix_warnings = concrete_fix(recipe, values, evidence)
-        fixes.append(fix)
-        warnings.extend(fix_warnings)
-    fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
+    fixes, warnings = _fixes(pattern, values, evidence, findings)
     citations = tuple(
         Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail) for c in pattern.citations
     )
@@ -182,7 +226,7 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
-    hypotheses = _supported(with_cases(hypotheses, similar, MAX_HYPOTHESES))
+    hypotheses = without_advice_against(_supported(with_cases(hypotheses, similar, MAX_HYPOTHESES)))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with

@@ -3,7 +3,9 @@
 Every fix must be something a user can apply as written: no flag twice in one
 command, no setting given two values, every value concrete, no change that
 points against the mechanism (a cause about a value being too high never raises
-it), and no change to what the run already has or to the framework's default.
+it), no change to what the run already has or to the framework's default, and no
+alternative's fix that recommends what the leading diagnosis names as the cause
+(more workers when too many workers is the cause).
 The engine uses the same predicates to drop such changes before they reach a
 report; `check` runs them all on a finished Diagnosis.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,10 +26,11 @@ from trainwreck.kb import KnowledgeBase, load
 from trainwreck.kb.schema import PatternChange
 from trainwreck.model import Change, ConfigBlock, Diagnosis, Hypothesis
 
-Rule = Literal["flag-twice", "two-values", "not-concrete", "direction", "no-op"]
+Rule = Literal["flag-twice", "two-values", "not-concrete", "direction", "no-op", "against-cause"]
 _TEMPLATE = re.compile(r"\{\w+\}")
 _PLACEHOLDER = re.compile(r"<[A-Za-z]|\bTODO\b|\bFIXME\b|\.\.\.")
-_PROSE = re.compile(r"[A-Za-z_]+(?: [A-Za-z_]+){2,}")
+# three or more plain words; identifiers (`full_shard auto_wrap offload`) are values
+_PROSE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){2,}")
 _ASSIGNMENT = re.compile(
     r"^\+?\s*(?:export\s+)?[\"']?(?P<key>[\w.-]+)[\"']?\s*[:=]\s*(?P<value>.*?)(?:\s+#.*)?,?$"
 )
@@ -66,6 +69,43 @@ def pointless(before: Value, after: Value, default: Value, wanted: Direction | N
     if wanted is not None and moved is not None and moved != wanted:
         return f"the cause needs it {wanted}, but {before!r} -> {after!r} is {moved}"
     return None
+
+
+def against_cause(change: Change, cause: Sequence[Change]) -> str | None:
+    """Why a change recommends what the diagnosis's own fixes move away from, or None:
+    it sets a setting back to the run's value they change, or moves it the other way."""
+    leaf = target(change.path).leaf
+    for named in cause:
+        if target(named.path).leaf != leaf or same(named.before, named.after):
+            continue
+        if named.before is not None and same(change.after, named.before):
+            return f"sets {leaf} to {change.after!r}, the value the diagnosis names as the cause"
+        needed, moved = direction(named.before, named.after), direction(change.before, change.after)
+        if needed is not None and moved is not None and moved != needed:
+            return f"moves {leaf} {moved}; the diagnosis needs it {needed}"
+    return None
+
+
+def cause_settings(hypothesis: Hypothesis) -> list[Change]:
+    """The settings a hypothesis's fixes change: what it names as the cause."""
+    return [change for fix in hypothesis.fixes for change in fix.changes]
+
+
+def without_advice_against(hypotheses: Sequence[Hypothesis]) -> list[Hypothesis]:
+    """The alternatives without fixes that recommend what the leading diagnosis names
+    as the cause; the leading hypothesis is kept as it is."""
+    if not hypotheses:
+        return []
+    cause = cause_settings(hypotheses[0])
+    kept = [hypotheses[0]]
+    for other in hypotheses[1:]:
+        fixes = tuple(
+            fix
+            for fix in other.fixes
+            if not any(against_cause(change, cause) for change in fix.changes)
+        )
+        kept.append(other if fixes == other.fixes else other.model_copy(update={"fixes": fixes}))
+    return kept
 
 
 def expected_direction(change: PatternChange) -> Direction | None:
@@ -170,4 +210,10 @@ def check(diagnosis: Diagnosis, kb: KnowledgeBase | None = None) -> list[Violati
     """Every violation in a Diagnosis: all hypotheses' fixes and the consolidated config."""
     knowledge = kb or load()
     found = [v for h in diagnosis.hypotheses for v in _hypothesis_violations(h, knowledge)]
+    cause = cause_settings(diagnosis.hypotheses[0]) if diagnosis.hypotheses else []
+    for other in diagnosis.hypotheses[1:]:
+        for number, fix in enumerate(other.fixes):
+            for change in fix.changes:
+                if problem := against_cause(change, cause):
+                    found.append(Violation("against-cause", f"{other.id} fix {number}", problem))
     return found + list(_consolidated_violations(diagnosis.consolidated))

@@ -153,7 +153,7 @@ def _patch_command_file(file: UserFile, changes: list[Change]) -> PatchedFile | 
         changed = {normal_name(k) for k in {*old, *new} if old.get(k) != new.get(k)}
         if not changed <= edits.keys():
             return None
-        for leaf in changed:
+        for leaf in sorted(changed, key=list(edits).index):  # the fix's order, not a set's
             edit, change = edits[leaf]
             value = next(v for k, v in new.items() if normal_name(k) == leaf)
             if value == _as_typed(edit.value) and change not in applied:

@@ -132,7 +132,13 @@ class PatternChange(Strict):
 
 
 class PatternFix(Strict):
+    """A fix recipe. `when` offers it only if one of those analyzer findings holds;
+    `unless` withholds it if one does (advice the evidence contradicts, such as more
+    memory for a request no machine can hold)."""
+
     action: str
+    when: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
     changes: tuple[PatternChange, ...] = ()
     commands: tuple[str, ...] = ()
     cost: Cost = "minutes"

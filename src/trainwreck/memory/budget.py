@@ -308,7 +308,10 @@ def _verdict(total: int, capacity: int | None) -> str:
 
 def with_changes(run: Training, **changes: object) -> Training:
     """A copy of the setup with some settings changed (for the fit search)."""
-    origins = {**run.origins, **{name: f"proposed {value!r}" for name, value in changes.items()}}
+    origins = {
+        **run.origins,
+        **{name: f"proposed {name} {value!r}" for name, value in changes.items()},
+    }
     return replace(run, origins=origins, **changes)  # type: ignore[arg-type]
 
 

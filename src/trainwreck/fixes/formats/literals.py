@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shlex
 
 from trainwreck.model import Scalar
 
 Value = Scalar | list[Scalar]
+# `ds_config.json` parses as an attribute lookup but names a file
+_FILE_NAME = re.compile(r"[\w./-]+\.(?:json|ya?ml|toml|txt|cfg|ini)")
 _CODE_NODES = (ast.Call, ast.Attribute, ast.Subscript, ast.Lambda, ast.Dict, ast.IfExp)
 
 
@@ -68,7 +71,10 @@ def python_literal(value: Value) -> str:
 
 def _is_code(text: str) -> bool:
     """An expression that calls, indexes or looks something up (`len(tokenizer)`,
-    `torch.bfloat16`, `{'': 0}`), not a word that merely parses (`all-linear`, `auto`)."""
+    `torch.bfloat16`, `{'': 0}`), not a word that merely parses (`all-linear`, `auto`)
+    or a file name (`ds_config.json`)."""
+    if _FILE_NAME.fullmatch(text):
+        return False
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
