@@ -87,7 +87,8 @@ def test_a_framework_class_the_run_does_not_use_gets_no_block() -> None:
     # LLaMA-Factory: its config.json was written by transformers (transformers_version)
     factory = diagnosed("llamafactory-llama7b-zero2-v100-1221")
     assert factory.context.frameworks["transformers"] == "model config: transformers_version"
-    assert [b.format for b in factory.consolidated] == ["python"]
+    # the fit-first fix: checkpointing (TrainingArguments) + optimizer offload (its ZeRO config)
+    assert [b.format for b in factory.consolidated] == ["python", "keys"]
     peft = diagnosed("pytorch-int8-lora-dtype-16")  # PEFT trains through TrainingArguments
     assert [b.text for b in peft.consolidated] == ["TrainingArguments(\n    bf16=True,\n)"]
 
