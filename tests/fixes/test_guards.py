@@ -80,9 +80,11 @@ def test_evidence_fills_a_threshold_and_a_missing_value_keeps_the_default() -> N
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
-def test_every_real_case_carries_two_coded_guards_with_a_source(case: Any) -> None:
+def test_every_real_case_carries_a_coded_guard_with_a_source(case: Any) -> None:
+    """At least one: a page's second guard on the same template at another threshold is
+    the same guard, shown once (issue 18), and only shown pages top it up."""
     coded = [p for p in diagnose_case(case).prevention if p.code]
-    assert len(coded) >= 2
+    assert coded
     for prevention in coded:
         assert re.search(r"\d", prevention.threshold)
         assert prevention.source and prevention.source.startswith("https://")

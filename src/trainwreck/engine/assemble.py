@@ -32,6 +32,9 @@ from trainwreck.model import (
 
 MAX_HYPOTHESES = 5
 MAX_EVIDENCE = 5
+# The KB's weight scale: a message restated weighs 0.3 and up; below that a hit is
+# context that makes a page possible (a setting, a library frame), not evidence of it.
+CONTEXT_WEIGHT = 0.25
 
 
 def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
@@ -115,18 +118,28 @@ def to_hypothesis(
     return hypothesis, warnings
 
 
-def _prevention(kb: KnowledgeBase, top: Hypothesis | None) -> tuple[Prevention, ...]:
-    """The top pattern's guards, topped up from its category so there are at least two."""
-    if top is None:
+def _prevention(kb: KnowledgeBase, hypotheses: list[Hypothesis]) -> tuple[Prevention, ...]:
+    """The top page's guards, topped up to two from the shown pages of its class.
+
+    Only pages the evidence put in the report: topping up from any page of the
+    class gave every ungrounded crash the first crash page's `retain_graph` guard.
+    A guard whose code template an earlier one filled is that guard at another
+    threshold, so only the first (the top page's) is kept (issue 18).
+    """
+    if not hypotheses:
         return ()
-    own = kb.get(top.id)
-    sources = [own] if own else []
-    sources += [p for p in kb.patterns if p.category == top.category and p is not own]
+    top = hypotheses[0]
+    pages = [kb.get(h.id) for h in hypotheses if h is top or h.category == top.category]
     guards: list[Prevention] = []
-    for pattern in sources:
-        if len(guards) >= 2:
-            break
-        guards += [guard_prevention(g, pattern.id, top.values) for g in pattern.prevention]
+    seen: set[str] = set()
+    for pattern in pages:
+        if pattern is None or len(guards) >= 2:
+            continue
+        for guard in pattern.prevention:
+            key = guard.code.template if guard.code else guard.guard
+            if key not in seen:
+                seen.add(key)
+                guards.append(guard_prevention(guard, pattern.id, top.values))
     return tuple(guards)
 
 
@@ -143,13 +156,25 @@ def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
     """The top candidate and the alternatives worth showing beside it.
 
     An alternative has log evidence of its own or shares the top one's failure
-    class; a symptom-only page of another class is noise, not an alternative.
+    class; a symptom-only or context-only page of another class is noise, not an
+    alternative.
     """
     if not ranked:
         return []
     top_class = _category(ranked[0].pattern, context)
-    rest = [c for c in ranked[1:] if c.log_backed or _category(c.pattern, context) == top_class]
+    rest = [c for c in ranked[1:] if _own_evidence(c) or _category(c.pattern, context) == top_class]
     return [ranked[0], *rest][:MAX_HYPOTHESES]
+
+
+def _own_evidence(candidate: Candidate) -> bool:
+    """Whether a log hit points at the page itself, not only at the run's setting.
+
+    A hit at or below CONTEXT_WEIGHT is context (`--fp16`, a frame inside a
+    library): it made clip-grad and scheduler-order pages alternatives in an OOM
+    report (issue 18).
+    """
+    hits = candidate.match.hits if candidate.match else ()
+    return any(hit.signature.weight > CONTEXT_WEIGHT for hit in hits)
 
 
 def build(
@@ -195,7 +220,7 @@ def build(
         questions=questions,
         arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
         findings=findings,
-        prevention=_prevention(kb, hypotheses[0] if hypotheses else None),
+        prevention=_prevention(kb, hypotheses),
         snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,

@@ -24,7 +24,7 @@ from trainwreck.report.markdown import (
     versions_text,
 )
 from trainwreck.report.sections import (
-    UNDECIDED,
+    ASK,
     Alternative,
     FixStep,
     Primary,
@@ -38,7 +38,6 @@ QUOTE_CHARS = 160  # a CUDA OOM line is about 400; its first 160 name the reques
 SENTENCE_CHARS = 140  # one line of a one-line fix or alternative
 BLOCK_LINES = 12  # a longer consolidated block shows only its changed lines
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
-_UNDECIDED_NOTICE = UNDECIDED.split(":", 1)[0] + "."
 
 
 def to_short_markdown(diagnosis: Diagnosis) -> str:
@@ -48,6 +47,7 @@ def to_short_markdown(diagnosis: Diagnosis) -> str:
         return finish(nothing_matched(report), report)
     top = report.primary
     lines = [
+        *_undecided(report),
         *_diagnosis(report, top),
         *_fixes(top),
         *_config(top),
@@ -71,11 +71,17 @@ def _sentence(text: str) -> str:
     return _clip(_SENTENCE_END.split(text.strip(), maxsplit=1)[0], SENTENCE_CHARS)
 
 
+def _undecided(report: Report) -> list[str]:
+    """Said first, with the evidence that would decide; the questions are in `--full`."""
+    if not report.undecided:
+        return []
+    notice, *steps = report.undecided
+    collect = [f"- {step}" for step in steps if not step.startswith(ASK)]
+    return ["## Not Decided", "", notice, "", *collect, *([""] if collect else [])]
+
+
 def _diagnosis(report: Report, top: Primary) -> list[str]:
-    lines = ["## Diagnosis", ""]
-    if report.undecided:
-        lines += [f"**{_UNDECIDED_NOTICE}**", ""]
-    lines += [report.summary, ""]
+    lines = ["## Diagnosis", "", report.summary, ""]
     lines += [f"**Root cause:** {top.root_cause.text} {_page_refs(top.root_cause.refs)}", ""]
     lines += [
         f"- **Confidence:** {top.confidence}",
@@ -166,7 +172,9 @@ def _left_out(report: Report) -> list[str]:
     top = report.primary
     parts = [
         "the mechanism" if top is not None and top.mechanism is not None else None,
-        "what would decide" if report.undecided else None,
+        "the questions that would decide"
+        if any(step.startswith(ASK) for step in report.undecided)
+        else None,
         "each alternative's check" if report.alternatives else None,
         _count(len(report.arithmetic), "arithmetic table"),
         _count(len(report.similar), "similar confirmed failure"),
