@@ -10,6 +10,7 @@ from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.guards import guard_prevention
+from trainwreck.fixes.owners import code_wrong_for_run, for_another_stack
 from trainwreck.fixes.scripts import verification_for
 from trainwreck.fixes.snippets import snippets_for
 from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
@@ -83,8 +84,8 @@ def to_hypothesis(
     values = _values(candidate, evidence)
     confidence, why = calibrate(candidate, runner_up)
     fixes, warnings = [], []
-    for recipe in pattern.fixes:
-        fix, fix_warnings = concrete_fix(recipe, values, evidence)
+    for recipe in (fix for fix in pattern.fixes if not for_another_stack(fix, context)):
+        fix, fix_warnings = concrete_fix(recipe, values, evidence, context)
         fixes.append(fix)
         warnings.extend(fix_warnings)
     fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
@@ -118,13 +119,16 @@ def to_hypothesis(
     return hypothesis, warnings
 
 
-def _prevention(kb: KnowledgeBase, hypotheses: list[Hypothesis]) -> tuple[Prevention, ...]:
+def _prevention(
+    kb: KnowledgeBase, hypotheses: list[Hypothesis], context: RunContext
+) -> tuple[Prevention, ...]:
     """The top page's guards, topped up to two from the shown pages of its class.
 
     Only pages the evidence put in the report: topping up from any page of the
     class gave every ungrounded crash the first crash page's `retain_graph` guard.
     A guard whose code template an earlier one filled is that guard at another
-    threshold, so only the first (the top page's) is kept (issue 18).
+    threshold, so only the first (the top page's) is kept, and torch code is no
+    guard for a JAX run (issue 18).
     """
     if not hypotheses:
         return ()
@@ -137,9 +141,10 @@ def _prevention(kb: KnowledgeBase, hypotheses: list[Hypothesis]) -> tuple[Preven
             continue
         for guard in pattern.prevention:
             key = guard.code.template if guard.code else guard.guard
-            if key not in seen:
+            prevention = guard_prevention(guard, pattern.id, top.values)
+            if key not in seen and not code_wrong_for_run(prevention.code or "", context):
                 seen.add(key)
-                guards.append(guard_prevention(guard, pattern.id, top.values))
+                guards.append(prevention)
     return tuple(guards)
 
 
@@ -220,7 +225,7 @@ def build(
         questions=questions,
         arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
         findings=findings,
-        prevention=_prevention(kb, hypotheses),
+        prevention=_prevention(kb, hypotheses, context),
         snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,

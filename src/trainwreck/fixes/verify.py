@@ -17,9 +17,10 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from trainwreck.fixes.consistency import expected_direction, pointless
+from trainwreck.fixes.owners import code_wrong_for_run, concerns, wrong_for_run
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
-from trainwreck.model import Change, Evidence, Fix, Scalar
+from trainwreck.model import Change, Evidence, Fix, RunContext, Scalar
 
 _TEMPLATE = re.compile(r"\{(\w+)\}")
 Value = Scalar | list[Scalar]
@@ -166,7 +167,10 @@ def keys_verified(fix: Fix, evidence: Evidence) -> bool:
 
 
 def concrete_fix(
-    fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
+    fix: PatternFix,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    context: RunContext | None = None,
 ) -> tuple[Fix, list[str]]:
     """The fix with values filled in, and a warning per key the user's version lacks.
 
@@ -174,31 +178,37 @@ def concrete_fix(
     version (the evidence's, else the newest known); a change to the value that
     version already defaults to is no fix and is dropped. A key that version knows
     under another name (renamed before or after it) is emitted under that name.
+    With the run's `context`, a change or command for another stack is left out
+    and a warning about a framework the run does not show is not given (`owners`).
     """
     changes: list[Change] = []
     warnings: list[str] = []
     versions = framework_versions(evidence)
     for change in fix.changes:
+        if context is not None and wrong_for_run(change.path, context):
+            continue
+        # Warnings about a framework the run does not show go to a list nobody reads.
+        change_warnings = warnings if context is None or concerns(change.path, context) else []
         after = _fill(change.after, values)
         before = _before(change, values, evidence)
         no_fix = _no_fix(change, before, after)
         if no_fix:
-            warnings.append(no_fix)
+            change_warnings.append(no_fix)
             continue
         verified, warning = _verified(change, evidence)
         exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
         if is_default:
-            warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
+            change_warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
             continue
         if exists is not None:
             verified = exists and warning is None
         for text in (warning, schema_warning):
-            if text and text not in warnings:
-                warnings.append(text)
+            if text and text not in change_warnings:
+                change_warnings.append(text)
         path = change.path
         if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
             (path, note), verified = renamed, True
-            warnings.append(note)
+            change_warnings.append(note)
         changes.append(
             Change(
                 path=path,
@@ -210,7 +220,9 @@ def concrete_fix(
             )
         )
     commands = tuple(
-        cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
+        cmd
+        for cmd in (_fill(c, values) for c in fix.commands)
+        if isinstance(cmd, str) and (context is None or not code_wrong_for_run(cmd, context))
     )
     return Fix(
         action=fill_text(fix.action, values),
