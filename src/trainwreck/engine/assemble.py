@@ -127,8 +127,8 @@ def _prevention(
     Only pages the evidence put in the report: topping up from any page of the
     class gave every ungrounded crash the first crash page's `retain_graph` guard.
     A guard whose code template an earlier one filled is that guard at another
-    threshold, so only the first (the top page's) is kept, and torch code is no
-    guard for a JAX run (issue 18).
+    threshold, so only the first (the top page's) is kept; a JAX run gets a
+    guard's advice without its torch code (issue 18).
     """
     if not hypotheses:
         return ()
@@ -141,10 +141,13 @@ def _prevention(
             continue
         for guard in pattern.prevention:
             key = guard.code.template if guard.code else guard.guard
+            if key in seen:
+                continue
+            seen.add(key)
             prevention = guard_prevention(guard, pattern.id, top.values)
-            if key not in seen and not code_wrong_for_run(prevention.code or "", context):
-                seen.add(key)
-                guards.append(prevention)
+            if code_wrong_for_run(prevention.code or "", context):  # the advice, not the code
+                prevention = prevention.model_copy(update={"code": None, "source": None})
+            guards.append(prevention)
     return tuple(guards)
 
 
