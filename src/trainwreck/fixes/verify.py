@@ -166,6 +166,42 @@ def keys_verified(fix: Fix, evidence: Evidence) -> bool:
     )
 
 
+def _concrete_change(
+    change: PatternChange,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    versions: dict[str, str],
+    warnings: list[str],
+) -> Change | None:
+    """One change filled and verified, warnings appended; None when it is no fix."""
+    after = _fill(change.after, values)
+    before = _before(change, values, evidence)
+    no_fix = _no_fix(change, before, after)
+    if no_fix:
+        warnings.append(no_fix)
+        return None
+    verified, warning = _verified(change, evidence)
+    exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
+    if is_default:
+        warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
+        return None
+    if exists is not None:
+        verified = exists and warning is None
+    warnings.extend(text for text in dict.fromkeys((warning, schema_warning)) if text)
+    path = change.path
+    if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
+        (path, note), verified = renamed, True
+        warnings.append(note)
+    return Change(
+        path=path,
+        before=before,
+        after=after,
+        default=change.default,
+        verified=verified,
+        reason=change.reason,
+    )
+
+
 def concrete_fix(
     fix: PatternFix,
     values: dict[str, Scalar],
@@ -187,38 +223,13 @@ def concrete_fix(
     for change in fix.changes:
         if context is not None and wrong_for_run(change.path, context):
             continue
-        # Warnings about a framework the run does not show go to a list nobody reads.
-        change_warnings = warnings if context is None or concerns(change.path, context) else []
-        after = _fill(change.after, values)
-        before = _before(change, values, evidence)
-        no_fix = _no_fix(change, before, after)
-        if no_fix:
-            change_warnings.append(no_fix)
-            continue
-        verified, warning = _verified(change, evidence)
-        exists, is_default, schema_warning = _schema_verdict(change.path, after, evidence, versions)
-        if is_default:
-            change_warnings.append(f"dropped `{change.path}` → {after!r}: already the default")
-            continue
-        if exists is not None:
-            verified = exists and warning is None
-        for text in (warning, schema_warning):
-            if text and text not in change_warnings:
-                change_warnings.append(text)
-        path = change.path
-        if exists is False and (renamed := _renamed(change.path, after, evidence, versions)):
-            (path, note), verified = renamed, True
-            change_warnings.append(note)
-        changes.append(
-            Change(
-                path=path,
-                before=before,
-                after=after,
-                default=change.default,
-                verified=verified,
-                reason=change.reason,
-            )
-        )
+        concerned = context is None or concerns(change.path, context)
+        change_warnings: list[str] = []
+        concrete = _concrete_change(change, values, evidence, versions, change_warnings)
+        if concerned:
+            warnings.extend(w for w in change_warnings if w not in warnings)
+        if concrete is not None:
+            changes.append(concrete)
     commands = tuple(
         cmd
         for cmd in (_fill(c, values) for c in fix.commands)
