@@ -136,17 +136,16 @@ def main() -> None:
         baseline = median_seconds([sys.executable, "-c", "pass"], args.repeat)
         floor = median_seconds([sys.executable, "-c", _STACK_FLOOR], args.repeat)
         command = trainwreck_command(str(small), "--format", "json")
-        cached = {"TRAINWRECK_CACHE_DIR": str(Path(tmp) / "cache")}
-        median_seconds(command, 1, env=cached)  # fills the cache
-        cold = median_seconds(command, args.repeat, env=cached)
-        fixed = median_seconds(trainwreck_command(str(tiny)), args.repeat, env=cached)
-        first = median_seconds(command, args.repeat, env={"TRAINWRECK_CACHE_DIR": "off"})
+        first = median_seconds(command, 1)  # the first run after install: nothing to warm
+        cold = median_seconds(command, args.repeat)
+        fixed = median_seconds(trainwreck_command(str(tiny)), args.repeat)
         print(f"python -c pass:                 {baseline * 1000:8.1f} ms")
         print(f"Click + one pydantic model:     {floor * 1000:8.1f} ms = {floor / baseline:.1f}x")
         print(f"trainwreck diagnose (1 MB log): {cold * 1000:8.1f} ms")
         print(f"cold-start ratio:               {cold / baseline:8.1f}x  (target <= 5x)")
         print(f"same, 3-line traceback:         {fixed * 1000:8.1f} ms = {fixed / baseline:.1f}x")
-        print(f"same, KB cache off (1st run):   {first * 1000:8.1f} ms = {first / baseline:.1f}x")
+        after = f"{first / cold:.2f}x a later run"
+        print(f"first run after install:        {first * 1000:8.1f} ms = {after}")
 
         big = Path(tmp) / "train-big.log"
         write_log(big, args.scan_mb * 2**20)

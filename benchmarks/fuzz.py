@@ -158,7 +158,6 @@ def worker(job: tuple[int, int, int]) -> Result:
     """Fuzz `count` inputs from seed `seed`: (outcomes, crash details, peak RSS in KiB)."""
     first, count, seed = job
     os.environ["TRAINWRECK_DEBUG"] = "1"  # a bug raises here instead of exiting 3
-    os.environ.setdefault("TRAINWRECK_CACHE_DIR", tempfile.mkdtemp(prefix="trainwreck-fuzz-"))
     signal.signal(signal.SIGALRM, _on_alarm)
     rng = random.Random(seed)
     corpus = _corpus()

@@ -11,14 +11,19 @@ Sources, in order (a thread already taken is skipped, so the first wins):
 For a case folder the evidence lines are the log lines that read like an error
 (`trainwreck.cases.query.ERRORISH`), the last MAX_EVIDENCE_LINES of them (the
 log's last lines when none does).
+A record no collector filed under a page gets the page a reviewer judged to name
+its cause: the top answer judged right in a first-sight run
+(benchmarks/first_sight/judged), or a page answer judged right in the
+leave-one-thread-out benchmark (benchmarks/case_memory/judgements.jsonl).
 Run `python scripts/build_cases.py` after adding a source; a test fails while
 the bundled file is stale.
 """
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import yaml
@@ -28,7 +33,10 @@ from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, is_web, 
 from trainwreck.redact import redact
 
 ROOT = Path(__file__).resolve().parent.parent
-MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3")
+MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3", "batch-4")
+JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
+LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
+CASE_ANSWER = "case:"
 MAX_EVIDENCE_LINES = 12
 MAX_LINE_CHARS = 300
 
@@ -129,8 +137,53 @@ def unique(found: Iterator[CaseRecord]) -> list[CaseRecord]:
     return kept
 
 
+def _first_sight_pages() -> Iterator[tuple[str, str]]:
+    """(case, page) where a reviewer judged the run's top answer, a page, right."""
+    for judged in sorted(JUDGED_RUNS.glob("*-judgments.yaml")):
+        answers = judged.with_name(judged.name.replace("-judgments.yaml", "-answers.json"))
+        if not answers.is_file():
+            continue
+        tops = {
+            entry["case"]: entry["hypotheses"][0]["id"]
+            for entry in json.loads(answers.read_text(encoding="utf-8"))
+            if entry.get("hypotheses")
+        }
+        for verdict in yaml.safe_load(judged.read_text(encoding="utf-8")) or []:
+            top = tops.get(verdict["case"])
+            if verdict.get("at1") == "right" and top and not top.startswith(CASE_ANSWER):
+                yield verdict["case"], top
+
+
+def _benchmark_pages() -> Iterator[tuple[str, str]]:
+    """(record, page) a leave-one-thread-out reviewer judged to name the record's cause."""
+    if not LOO_JUDGEMENTS.is_file():
+        return
+    for line in LOO_JUDGEMENTS.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line) if line.strip() else {}
+        if row.get("right") and not str(row["answer"]).startswith(CASE_ANSWER):
+            yield row["record"], row["answer"]
+
+
+def with_judged_pages(
+    kept: list[CaseRecord], judged: Iterable[tuple[str, str]]
+) -> list[CaseRecord]:
+    """Records without a page get the first page a reviewer judged right for them."""
+    pages: dict[str, str] = {}
+    for record_id, page in judged:
+        pages.setdefault(record_id, page)
+    return [
+        r.model_copy(update={"page": pages[r.id]}) if not r.page and r.id in pages else r
+        for r in kept
+    ]
+
+
+def build() -> list[CaseRecord]:
+    """The store: one record per thread, each filed under a page where one is known."""
+    return with_judged_pages(unique(records()), [*_first_sight_pages(), *_benchmark_pages()])
+
+
 def main() -> int:
-    kept = unique(records())
+    kept = build()
     BUNDLED.parent.mkdir(parents=True, exist_ok=True)
     BUNDLED.write_text("".join(dump_records(kept)), encoding="utf-8")
     print(f"{len(kept)} records -> {BUNDLED.relative_to(ROOT)}")

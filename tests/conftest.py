@@ -1,14 +1,8 @@
-"""Shared fixtures: the golden-file update flag, and a private disk cache."""
+"""Shared fixtures: the golden-file update flag."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import pytest
-
-# The suite (and the CLI processes it starts) must not read or fill the user's cache.
-os.environ["TRAINWRECK_CACHE_DIR"] = tempfile.mkdtemp(prefix="trainwreck-test-cache-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -9,6 +9,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from trainwreck.cli import main
+from trainwreck.model import Diagnosis
+
+LOG_SUFFIXES = (".log", ".txt", ".out")
+QUOTE_PROBE_CHARS = 40  # quotes are clipped and redacted further on; their start is verbatim
 
 
 def run(
@@ -42,3 +46,23 @@ def run_in_process(args: list[str], stdin: bytes = b"") -> tuple[int, str]:
         except SystemExit as exit_:
             status = exit_.code if isinstance(exit_.code, int) else 1
         return status, stderr.getvalue().decode()
+
+
+def misquoted(diagnosis: Diagnosis) -> list[tuple[str, int, str, str]]:
+    """(log, cited line, quote, what that line says) for each log quote not on its line.
+
+    Case-memory frame quotes join a frame's file, function and code; their file is checked.
+    """
+    refs = [ref for h in diagnosis.hypotheses for ref in h.evidence]
+    refs += [ref for finding in diagnosis.findings for ref in finding.evidence]
+    wrong = []
+    for ref in refs:
+        path = Path(ref.source)
+        if ref.line is None or path.suffix not in LOG_SUFFIXES or not path.is_file():
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        said = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+        probe = ref.text.strip()[:QUOTE_PROBE_CHARS]
+        if probe not in said and ref.text.split(" ", 1)[0] not in said:
+            wrong.append((ref.source, ref.line, ref.text, said))
+    return wrong

@@ -17,9 +17,12 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from helpers import misquoted
 from trainwreck.kb.cases import Case, diagnose_case, find_cases
 from trainwreck.model import Diagnosis
 from trainwreck.report import render
+from trainwreck.report.audit import Audited, audit
+from trainwreck.report.audit.ranking import alternatives_supported, hypotheses_in_order
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = find_cases(CASES_DIR)
@@ -111,14 +114,23 @@ def test_reproduced_case_still_fails_the_same_way(case: Case, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_log_quotes_cite_their_own_lines(case: Case) -> None:
+    assert misquoted(diagnosed(case)) == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_report_order_agrees_with_its_scores(case: Case) -> None:
     """Shown best first; each alternative has log evidence or shares the top one's class."""
-    hypotheses = diagnosed(case).hypotheses
-    scores = [h.score for h in hypotheses]
-    assert scores == sorted(scores, reverse=True)
-    if not hypotheses or not hypotheses[0].grounded:
-        return
-    for alternative in hypotheses[1:]:
-        assert alternative.evidence or alternative.category == hypotheses[0].category, (
-            alternative.id
-        )
+    report = Audited(diagnosed(case), "")
+    assert [*hypotheses_in_order(report), *alternatives_supported(report)] == []
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 18 parts B-D (fit-first fixes, scripts and blocks, noise/context) are being "
+    "fixed on other branches; /work/audit_violations.txt lists what remains",
+)
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_report_passes_the_audit(case: Case) -> None:
+    diagnosis = diagnosed(case)
+    assert [str(finding) for finding in audit(diagnosis, render(diagnosis, "markdown"))] == []

@@ -27,6 +27,22 @@ def test_directory_with_nothing_readable_is_exit_2(tmp_path: Path) -> None:
     assert_one_line_error(run("diagnose", str(tmp_path)))
 
 
+@pytest.mark.parametrize("contents", [{}, {"README.md": "# notes\n"}, {".git/HEAD": "ref\n"}])
+def test_empty_run_directory_says_what_was_looked_for(
+    tmp_path: Path, contents: dict[str, str]
+) -> None:
+    run_dir = tmp_path / "emptydir"
+    for name, text in contents.items():
+        (run_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        (run_dir / name).write_text(text)
+    run_dir.mkdir(exist_ok=True)
+    result = run("diagnose", str(run_dir))
+    assert_one_line_error(result)
+    assert "give a log file" not in result.stderr  # a run directory was given
+    assert f"{run_dir}: the directory has no readable logs" in result.stderr
+    assert "*.log" in result.stderr and "trainer_state.json" in result.stderr
+
+
 def test_binary_file_is_exit_2(tmp_path: Path) -> None:
     blob = tmp_path / "model.safetensors"
     blob.write_bytes(b"\x00\x01\x02\xff" * 4096)

@@ -179,7 +179,7 @@ def diagnose(
         if has_curves(diagnosis):
             from trainwreck.analyzers.curves import per_table
 
-            figures = draw_figures(per_table(evidence))
+            figures = draw_figures(per_table(evidence), diagnosis.findings)
     report = render(diagnosis, fmt, figures, full=full)  # type: ignore[arg-type]
     emit(report, output, markdown=fmt == "markdown", inputs=inputs)
     if script_path:

@@ -95,11 +95,15 @@ def memory(
 
     \b
     Examples:
-      trainwreck memory --model meta-llama/Meta-Llama-3-8B --gpus 4xA100-80GB \\
+      trainwreck memory --model meta-llama/Llama-3.1-8B --gpus 4xA100-80GB \\
           --batch-size 4 --seq-len 4096 --zero 3 --gradient-checkpointing
-      trainwreck memory --model ./my-model/ --gpus A10G --quant nf4 --lora r=16
-      trainwreck memory --model meta-llama/Llama-3.1-70B --serve --gpus 4xH100-SXM \\
-          --tensor-parallel 4 --max-model-len 32768
+      trainwreck memory --model Qwen/Qwen2.5-7B-Instruct --gpus A10G --quant nf4 --lora r=16
+      trainwreck memory --model meta-llama/Llama-2-70b-chat-hf --serve --gpus 4xH100 \\
+          --tensor-parallel 4 --max-model-len 4096
+
+    --model also takes a config.json or a model directory (./my-model/).
+    --gpus takes names as people write them (H100, 3xA100, 4090); a name
+    with several variants is read as one of them, and the output says which.
     """
     from trainwreck.memory import Serving, Training, estimate
     from trainwreck.memory.gpus import parse_gpus

@@ -27,6 +27,10 @@ MAX_METRICS_JSON_BYTES = 64 * MIB
 # Logs are streamed in bounded memory; this bounds the time (the scanner reads a few
 # hundred MB/s) of an endless stream on stdin (`yes | trainwreck diagnose -`).
 MAX_LOG_BYTES = 4096 * MIB
+# An MLflow metric file holds one `timestamp value step` line (~30 bytes) per logged
+# value: two million steps, as for JSONL above. A run's metric files together stop at
+# MAX_METRICS_TEXT_BYTES, read as one history.
+MAX_MLFLOW_METRIC_BYTES = 64 * MIB
 # An MLflow param file holds one value; a tag or param past this is not a setting.
 MAX_PARAM_BYTES = 4096
 

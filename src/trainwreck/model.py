@@ -78,6 +78,7 @@ class Frame(Frozen):
     function: str | None = None
     code: str | None = None
     library: str | None = None
+    log_line: int | None = None  # where the log prints this frame (`line` is the file's)
 
 
 class ExceptionRecord(Frozen):
@@ -97,6 +98,12 @@ class ExceptionRecord(Frozen):
     chain: Literal["cause", "context"] | None = None
     role: Role = "root"
     count: int = 1  # identical exceptions on several ranks are grouped
+    message_line: int | None = None  # the `Type: message` line; `line` is where it starts
+
+    @property
+    def message_ref_line(self) -> int:
+        """The log line that prints `Type: message`, for quoting it."""
+        return self.message_line if self.message_line is not None else self.line
 
     @property
     def user_frame(self) -> Frame | None:

@@ -14,9 +14,9 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from trainwreck.cases import load_memory
-from trainwreck.cases.match import bundled_records
+from trainwreck.cases.match import SHOW_SIMILARITY, bundled_records
 from trainwreck.diagnose import diagnose
-from trainwreck.engine.recall import CLOSE_SIMILARITY
+from trainwreck.kb.cases import load_case
 from trainwreck.report import render
 
 CASE = Path(__file__).resolve().parents[1] / "cases" / "peft-target-modules-internvl-150"
@@ -30,7 +30,7 @@ def test_a_case_does_not_find_itself_when_left_out_but_finds_the_same_error() ->
     assert "peft-target-modules-internvl-150" not in ids
     assert OTHER in ids
     other = next(c for c in found.similar_cases if c.id == OTHER)
-    assert other.similarity >= CLOSE_SIMILARITY
+    assert other.similarity >= SHOW_SIMILARITY
     assert other.matched and other.matched[0].source.endswith("train.log")
 
 
@@ -65,15 +65,23 @@ def test_reports_list_similar_failures_with_links_and_json_fits_the_schema() -> 
     schema = json.loads(files("trainwreck.report").joinpath("diagnosis.schema.json").read_text())
     report = json.loads(render(found, "json"))
     assert list(Draft202012Validator(schema).iter_errors(report)) == []
-    assert report["similar_cases"][0]["similarity"] >= CLOSE_SIMILARITY
+    assert report["similar_cases"][0]["similarity"] >= SHOW_SIMILARITY
 
 
 def test_a_case_hypothesis_never_goes_ahead_of_a_confident_page() -> None:
-    """tests/cases/repro-dataloader-too-many-workers: a thread with the same warning (first-sight
-    batch-3 query2labels#9, filed under no page) matches at 1.0, but the page is High."""
-    from trainwreck.kb.cases import diagnose_folder
-
-    found = diagnose_folder(CASE.parent / "repro-dataloader-too-many-workers")
+    """tests/cases/repro-dataloader-too-many-workers: a team incident with the same warning
+    (first-sight batch-3 query2labels#9, filed under no page) matches at 1.0, but the page is
+    High."""
+    record = next(
+        r for r in bundled_records() if r.id == "query2labels-dataloader-30-workers-freeze-9"
+    )
+    team = record.model_copy(update={"id": "team-incident-7", "page": None, "source": "INC-7"})
+    case = load_case(CASE.parent / "repro-dataloader-too-many-workers")
+    found = diagnose(
+        [str(p) for p in case.inputs],
+        symptoms=case.symptoms,
+        cases=load_memory([team], exclude=(record.source,)),
+    )
     top = found.hypotheses[0]
     assert (top.id, top.confidence) == ("dataloader-too-many-workers", "high")
     later = [h for h in found.hypotheses if h.id.startswith("case:")]

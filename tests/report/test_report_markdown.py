@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import platform
 import re
+import shlex
+import subprocess
+import sys
 
 from report_fixtures import (
     ACTIVATIONS,
@@ -16,6 +20,7 @@ from report_fixtures import (
 
 from trainwreck.model import Setup
 from trainwreck.report import to_markdown
+from trainwreck.report.values import version_command
 
 SECTIONS = [
     "## Diagnosis",
@@ -83,17 +88,30 @@ def test_unknown_versions_come_with_the_command_that_prints_them() -> None:
     line = line_with(to_markdown(diagnosis.model_copy(update={"setup": partial})), "**Version:**")
     assert line == (
         "**Version:** torch `2.4.0`; transformers, peft, bitsandbytes unknown: run "
-        '`python -c "import transformers, peft, bitsandbytes; print(transformers.__version__, '
-        'peft.__version__, bitsandbytes.__version__)"`'
+        '`python -c "import importlib.metadata as m; print({n: next((d.version for d in '
+        "m.distributions(name=n)), 'not installed') for n in ['transformers', 'peft', "
+        "'bitsandbytes']})\"`"
     )
     nothing = diagnosis.model_copy(update={"setup": Setup()})
     top = nothing.hypotheses[0].model_copy(update={"frameworks": ("pytorch", "transformers")})
     line = line_with(to_markdown(nothing.model_copy(update={"hypotheses": (top,)})), "**Version:**")
-    assert line == (
-        "**Version:** torch, transformers unknown: run "
-        '`python -c "import torch, transformers; '
-        'print(torch.__version__, transformers.__version__)"`'
+    assert line.startswith("**Version:** torch, transformers unknown: run ")
+    assert "for n in ['torch', 'transformers']" in line
+
+
+def test_the_version_command_runs_where_a_package_is_missing() -> None:
+    """It imported each package, so one that was not installed stopped it (ImportError)."""
+    import torch
+
+    command = shlex.split(version_command(["torch", "no-such-distribution-xyz", "python"]))
+    assert command[:2] == ["python", "-c"]
+    result = subprocess.run(
+        [sys.executable, *command[1:]], capture_output=True, text=True, check=False
     )
+    assert result.returncode == 0, result.stderr
+    assert f"'torch': '{torch.__version__}'" in result.stdout
+    assert "'no-such-distribution-xyz': 'not installed'" in result.stdout
+    assert platform.python_version() in result.stdout
 
 
 def test_evidence_quotes_file_line_and_text() -> None:

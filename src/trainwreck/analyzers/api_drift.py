@@ -107,7 +107,7 @@ def _pasted_caller(evidence: Evidence, exc: ExceptionRecord) -> str | None:
 def _first(evidence: Evidence) -> Missing | None:
     """Tracebacks first (their frames say who called), then log lines and the symptoms."""
     for exc in evidence.exceptions:
-        said = Said(f"{exc.type}: {exc.message}", exc.source, exc.line)
+        said = Said(f"{exc.type}: {exc.message}", exc.source, exc.message_ref_line)
         if (missing := _named(evidence, said, exc)) is not None:
             return missing
     for said in statements(evidence, *_WORDS):

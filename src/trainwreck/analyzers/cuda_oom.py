@@ -53,7 +53,7 @@ def _parse(text: str) -> dict[str, int]:
 def _oom_message(evidence: Evidence) -> SourceRef | None:
     """The OOM text with the most numbers in it (exception message or log line)."""
     candidates = [
-        SourceRef(source=exc.source, line=exc.line, text=exc.message)
+        SourceRef(source=exc.source, line=exc.message_ref_line, text=exc.message)
         for exc in evidence.exceptions
         if _OOM.search(exc.type + " " + exc.message)
     ]

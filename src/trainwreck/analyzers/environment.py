@@ -68,10 +68,10 @@ def _lines(evidence: Evidence) -> list[Line]:
     for exc in evidence.exceptions:
         for frame in exc.frames:
             text = f'File "{frame.file}", line {frame.line}'
-            entries.append((exc.source, exc.line, 0, Line(exc.source, exc.line, text)))
-        entries.append(
-            (exc.source, exc.line, 2, Line(exc.source, exc.line, f"{exc.type}: {exc.message}"))
-        )
+            at = frame.log_line if frame.log_line is not None else exc.line
+            entries.append((exc.source, exc.line, 0, Line(exc.source, at, text)))
+        message = Line(exc.source, exc.message_ref_line, f"{exc.type}: {exc.message}")
+        entries.append((exc.source, exc.line, 2, message))
     return [line for *_, line in sorted(entries, key=lambda e: e[:3])]
 
 
@@ -157,15 +157,7 @@ def analyze(evidence: Evidence) -> list[Finding]:
     if env.packages or env.facts.values:
         from trainwreck.env import compat  # packaging's parsers: only for a listing
 
-        conflicts += [
-            *compat.check_rules(env),
-            *compat.check_variants(env),
-            *compat.check_numpy2(env),
-            *compat.check_driver(env),
-            *compat.check_python(env),
-            *compat.check_cuda(env),
-            *compat.check_toolkit(env),
-        ]
+        conflicts += [c for check_one in compat.CITED_CHECKS for c in check_one(env)]
     conflicts += trace(env, _lines(evidence))
     findings = [_finding(conflict) for conflict in conflicts]
     if env.packages:

@@ -50,7 +50,7 @@ def _all_statements(evidence: Evidence) -> Iterator[Said]:
     for line in evidence.lines:
         yield Said(line.text, line.source, line.line)
     for exc in evidence.exceptions:
-        yield Said(f"{exc.type}: {exc.message}", exc.source, exc.line)
+        yield Said(f"{exc.type}: {exc.message}", exc.source, exc.message_ref_line)
     if evidence.symptoms:
         yield Said(evidence.symptoms, SYMPTOMS, None)
 

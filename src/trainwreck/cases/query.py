@@ -26,7 +26,7 @@ MAX_QUERY_LINES = 400  # a log with more error lines repeats itself
 def error_lines(evidence: Evidence) -> list[SourceRef]:
     """Each exception's "Type: message" and the retained lines that read like an error."""
     refs = [
-        SourceRef(source=r.source, line=r.line, text=f"{r.type}: {r.message}")
+        SourceRef(source=r.source, line=r.message_ref_line, text=f"{r.type}: {r.message}")
         for r in evidence.exceptions
     ]
     refs.extend(
@@ -42,7 +42,7 @@ def query_lines(evidence: Evidence) -> list[tuple[SourceRef, frozenset[str]]]:
     frames = [
         SourceRef(
             source=record.source,
-            line=record.line,
+            line=frame.log_line if frame.log_line is not None else record.line,
             text=f"{frame.file} {frame.function or ''} {frame.code or ''}",
         )
         for record in evidence.exceptions

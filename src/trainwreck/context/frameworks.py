@@ -111,7 +111,7 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
     ]
     line_texts = [(f"{ln.source}:{ln.line}", ln.text) for ln in evidence.lines]
     exception_texts = [
-        (f"{e.source}:{e.line}", f"{e.type}: {e.message}") for e in evidence.exceptions
+        (f"{e.source}:{e.message_ref_line}", f"{e.type}: {e.message}") for e in evidence.exceptions
     ]
     code_texts = [(f"{code.source}:{code.first_line}", code.text) for code in evidence.code]
     symptom_texts = [("symptoms", evidence.symptoms)] if evidence.symptoms else []

@@ -30,7 +30,13 @@ MAX_EPOCH_LINES = 60
 MAX_PLOTTED = 1e300
 _FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
 _PANELS = (("loss", "eval_loss"), ("grad_norm",), ("learning_rate",), ("loss_scale",))
-RED, GREEN, GREY = "#c5221f", "#188038", "#9aa0a6"
+RED, GREEN, GREY, ORANGE = "#c5221f", "#188038", "#9aa0a6", "#e37400"
+# Findings that say the loss went up for good, and the values that hold the step it began
+# (the curve detector's rising step; the log analyzer's lowest point), best first.
+_DIVERGENCE_STEPS = (
+    ("loss.diverged", ("rising_step", "min_step")),
+    ("curves.loss_explosion", ("step",)),
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ class Marks:
     spike_steps: tuple[int, ...] = ()
     epoch_steps: tuple[int, ...] = ()
     warmup_end: int | None = None
+    divergence_step: int | None = None
 
     def caption(self) -> str:
         parts = []
@@ -56,6 +63,10 @@ class Marks:
             parts.append(f"grey dotted lines: {len(self.epoch_steps)} epoch boundaries")
         if self.warmup_end is not None:
             parts.append(f"green dashed line: warmup end at step {self.warmup_end}")
+        if self.divergence_step is not None:
+            parts.append(
+                f"orange dash-dot line: loss rising from step {self.divergence_step} (diverged)"
+            )
         return "; ".join(parts) if parts else "no event marked"
 
 
@@ -66,6 +77,16 @@ def _nan_onset(findings: Sequence[Finding]) -> tuple[int | None, str | None]:
         if f.id.endswith(".non_finite") and isinstance(step := f.values.get("step"), int)
     ]
     return min(onsets) if onsets else (None, None)
+
+
+def _divergence_step(findings: Sequence[Finding]) -> int | None:
+    """Where the loss began its sustained rise, as the divergence finding states it."""
+    steps = []
+    for finding in findings:
+        for finding_id, keys in _DIVERGENCE_STEPS:
+            found = [finding.values.get(key) for key in keys if finding.id == finding_id]
+            steps += [step for step in found if isinstance(step, int)][:1]
+    return min(steps) if steps else None
 
 
 def _spike_steps(findings: Sequence[Finding]) -> tuple[int, ...]:
@@ -109,6 +130,7 @@ def marks(table: MetricTable, findings: Sequence[Finding]) -> Marks:
         spike_steps=_spike_steps(findings),
         epoch_steps=_epoch_steps(table),
         warmup_end=_warmup_end(table),
+        divergence_step=_divergence_step(findings),
     )
 
 
@@ -166,6 +188,8 @@ def _panel(axes: Axes, table: MetricTable, names: tuple[str, ...], found: Marks)
         axes.axvline(found.warmup_end, color=GREEN, linestyle="--", linewidth=1.2)
     if found.nan_step is not None:
         axes.axvline(found.nan_step, color=RED, linestyle="-", linewidth=1.4)
+    if found.divergence_step is not None:
+        axes.axvline(found.divergence_step, color=ORANGE, linestyle="-.", linewidth=1.2)
     if len(axes.get_lines()) > 1 and any(n.startswith("eval") for n in names):
         axes.legend(loc="upper right", fontsize=8)
     axes.grid(True, alpha=0.3)

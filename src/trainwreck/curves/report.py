@@ -9,11 +9,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import numpy as np
+
 from trainwreck.model import Diagnosis, Finding, MetricTable
 from trainwreck.report.figures import Figures
 
 Curves = Sequence[tuple[MetricTable, Sequence[Finding]]]
 CURVE_FINDINGS = ("curves.", "loss.", "grad_norm.", "eval_loss.")
+# A printed log rounds to 4 significant digits ("136.3" for 136.32128906): 1e-3 apart is equal.
+SAME_VALUE_RTOL = 1e-3
 
 
 def plots_available() -> bool:
@@ -32,16 +36,55 @@ def has_curves(diagnosis: Diagnosis) -> bool:
     )
 
 
-def figures(curves: Curves) -> Figures:
-    """One chart per curve source, or the line saying how to get charts."""
+def figures(curves: Curves, reported: Sequence[Finding] = ()) -> Figures:
+    """One chart per run, or the line saying how to get charts.
+
+    Two files of one run (the Trainer's log and its trainer_state.json) are one chart:
+    the file the report's findings cite, with those findings marked on it.
+    """
     if not curves:
         return Figures()
     from trainwreck.curves.plot import PLOTS_MISSING, draw
 
     if not plots_available():
         return Figures(missing=PLOTS_MISSING)
-    drawn = (draw(table, findings) for table, findings in curves)
+    drawn = (draw(table, findings) for table, findings in _one_per_run(curves, reported))
     return Figures(items=tuple(figure for figure in drawn if figure is not None))
+
+
+def _cites(finding: Finding, table: MetricTable) -> bool:
+    return any(ref.source == table.source for ref in finding.evidence)
+
+
+def _one_per_run(curves: Curves, reported: Sequence[Finding]) -> Curves:
+    runs: list[list[tuple[MetricTable, Sequence[Finding]]]] = []
+    for table, findings in curves:
+        run = next((r for r in runs if _same_curves(table, r[0][0])), None)
+        if run is None:
+            runs.append([(table, findings)])
+        else:
+            run.append((table, findings))
+    kept = []
+    for run in runs:
+        table, findings = max(run, key=lambda item: sum(_cites(f, item[0]) for f in reported))
+        own = {f.id for f in findings}
+        extra = [f for f in reported if _cites(f, table) and f.id not in own]
+        kept.append((table, [*findings, *extra]))
+    return kept
+
+
+def _same_curves(table: MetricTable, other: MetricTable) -> bool:
+    """Whether two tables hold one run's points: every series they share has the same
+    number of points and the same values (a log prints them rounded, and may number its
+    entries where the Trainer's file has the global step)."""
+    shared = [name for name in table.series if name in other.series]
+    return bool(shared) and all(
+        len(table.series[n]) == len(other.series[n])
+        and np.allclose(
+            table.series[n].values, other.series[n].values, rtol=SAME_VALUE_RTOL, equal_nan=True
+        )
+        for n in shared
+    )
 
 
 def _series_line(table: MetricTable) -> str:

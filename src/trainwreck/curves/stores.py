@@ -14,7 +14,14 @@ import numpy as np
 
 from trainwreck.curves.readers import finish_table
 from trainwreck.curves.table import WALL, TableBuilder
-from trainwreck.limits import MAX_PARAM_BYTES, MAX_WALK_FILES, special_file
+from trainwreck.limits import (
+    MAX_METRICS_TEXT_BYTES,
+    MAX_MLFLOW_METRIC_BYTES,
+    MAX_PARAM_BYTES,
+    MAX_WALK_FILES,
+    MIB,
+    special_file,
+)
 from trainwreck.model import Gap, MetricTable
 
 TENSORBOARD_MISSING = (
@@ -24,6 +31,7 @@ TENSORBOARD_MISSING = (
 # MLflow's SQL store cannot hold inf: it writes the largest float64 in its place
 # (mlflow 3.18.0, SqlAlchemyStore.sanitize_metric_value), and NaN as 0 with is_nan set.
 _SQL_INF = 1.7976931348623157e308
+_RUN_LIMIT = f"not read: the run's metric files together passed {MAX_METRICS_TEXT_BYTES // MIB} MiB"
 
 
 @dataclass(frozen=True)
@@ -32,22 +40,28 @@ class StoreRun:
 
     table: MetricTable | Gap
     params: dict[str, str] = field(default_factory=dict)
+    gaps: tuple[Gap, ...] = ()  # metric files cut at a limit or not readable
 
 
-def _points(path: str) -> np.ndarray | None:
-    """An MLflow metric file's rows of (timestamp ms, value, step); bad lines are skipped."""
+def run_points(path: str, limit: int) -> tuple[np.ndarray | None, str | None]:
+    """An MLflow metric file's rows of (timestamp ms, value, step), bad lines skipped, from
+    its first `limit` bytes; and, when the file is longer, a note saying so. Raises OSError."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+        size = os.fstat(handle.fileno()).st_size
+    note = None
+    if len(data) > limit:
+        data = data[: data.rfind(b"\n", 0, limit) + 1]  # the cut last line is dropped
+        amount = f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit:,} bytes"
+        note = f"metric file past the size limit: read the first {amount} of {size:,} bytes"
     points: list[tuple[float, float, float]] = []
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                parts = line.split()
-                try:
-                    points.append((float(parts[0]), float(parts[1]), float(parts[2])))
-                except (ValueError, IndexError):
-                    continue
-    except OSError:
-        return None
-    return np.array(points) if points else None
+    for line in data.split(b"\n"):
+        parts = line.split()
+        try:
+            points.append((float(parts[0]), float(parts[1]), float(parts[2])))
+        except (ValueError, IndexError):
+            continue
+    return (np.array(points) if points else None), note
 
 
 def _files_under(folder: str) -> list[tuple[str, str]]:
@@ -77,8 +91,20 @@ def read_mlflow_run(run_dir: str) -> StoreRun:
     """File store `mlruns/<experiment>/<run>/`: metrics/<name> files of `timestamp value step`."""
     builder = TableBuilder(run_dir)
     have_wall = False
+    gaps: list[Gap] = []
+    left = MAX_METRICS_TEXT_BYTES  # the run's metric files together
     for metric, path in _files_under(os.path.join(run_dir, "metrics")):
-        data = _points(path)
+        if left <= 0:
+            gaps.append(Gap(source=path, reason=_RUN_LIMIT))
+            continue
+        try:
+            data, note = run_points(path, min(MAX_MLFLOW_METRIC_BYTES, left))
+            left -= os.path.getsize(path)
+        except OSError as error:
+            reason = (error.strerror or type(error).__name__).lower()
+            gaps.append(Gap(source=path, reason=f"cannot read this metric file: {reason}"))
+            continue
+        gaps.extend([Gap(source=path, reason=note)] if note else [])
         if data is None:
             continue
         steps = data[:, 2].astype(np.int64)
@@ -87,7 +113,7 @@ def read_mlflow_run(run_dir: str) -> StoreRun:
         if not have_wall:
             builder.add_columns(WALL, steps, data[:, 0] / 1000.0, lines)
             have_wall = True
-    return StoreRun(finish_table(builder, "MLflow run"), _params_of(run_dir))
+    return StoreRun(finish_table(builder, "MLflow run"), _params_of(run_dir), tuple(gaps))
 
 
 def _sql_rows(path: str, query: str) -> list[tuple[object, ...]]:

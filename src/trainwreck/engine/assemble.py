@@ -185,6 +185,16 @@ def _own_evidence(candidate: Candidate) -> bool:
     return any(hit.signature.weight > CONTEXT_WEIGHT for hit in hits)
 
 
+def _supported(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+    """`shown`'s rule again once confirmed cases have joined: a case can take the top
+    from a symptom-only page, and the alternatives kept for that page's class would
+    then stand beside a top of another class with no evidence of their own."""
+    if not hypotheses or not hypotheses[0].grounded:
+        return hypotheses
+    top = hypotheses[0]
+    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category == top.category)]
+
+
 def build(
     kb: KnowledgeBase,
     evidence: Evidence,
@@ -205,7 +215,7 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
-    hypotheses = with_cases(hypotheses, similar, MAX_HYPOTHESES)
+    hypotheses = _supported(with_cases(hypotheses, similar, MAX_HYPOTHESES))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with

@@ -52,7 +52,9 @@ def _from_exception(exc: ExceptionRecord) -> Hypothesis:
         score=0.1,
         grounded=False,
         evidence=(
-            SourceRef(source=exc.source, line=exc.line, text=f"{exc.type}: {first_line}"[:300]),
+            SourceRef(
+                source=exc.source, line=exc.message_ref_line, text=f"{exc.type}: {first_line}"[:300]
+            ),
         ),
         fixes=(
             Fix(

@@ -157,7 +157,11 @@ def texts_of(evidence: Evidence, regexes: Sequence[str] = ()) -> Corpus:
         rendered = f"{exc.type}: {exc.message}"
         first_line = rendered.splitlines()[0] if rendered else rendered
         texts.append(
-            Text(rendered, SourceRef(source=exc.source, line=exc.line, text=first_line), exc.role)
+            Text(
+                rendered,
+                SourceRef(source=exc.source, line=exc.message_ref_line, text=first_line),
+                exc.role,
+            )
         )
     return Corpus(texts, requirements(regexes))
 
@@ -181,7 +185,9 @@ def _hit(
                 return Hit(
                     sig,
                     SourceRef(
-                        source=exc.source, line=exc.line, text=f"{exc.type}: {exc.message}"[:300]
+                        source=exc.source,
+                        line=exc.message_ref_line,
+                        text=f"{exc.type}: {exc.message}"[:300],
                     ),
                 )
     elif sig.finding is not None:
@@ -195,7 +201,8 @@ def _hit(
         for exc in evidence.exceptions:
             for frame in exc.frames:
                 if regex.search(frame.file):
-                    return Hit(sig, SourceRef(source=exc.source, line=exc.line, text=frame.file))
+                    line = frame.log_line if frame.log_line is not None else exc.line
+                    return Hit(sig, SourceRef(source=exc.source, line=line, text=frame.file))
     return None
 
 

@@ -1,12 +1,18 @@
 """Confirmed failures from the case memory, turned into hypotheses.
 
-A close match to a thread that no shown page covers becomes a hypothesis of its
-own, with the thread's confirmed cause and fix, the thread as its citation and
-the run's lines that matched as its evidence. A thread filed under a page that
+A shown thread (the case memory shows those at SHOW_SIMILARITY and up) that no
+shown page covers becomes a hypothesis of its own, with the thread's confirmed
+cause and fix, the thread as its citation and the run's lines that matched as
+its evidence. A thread filed under a page that
 is already shown adds no weight to it: a look-alike error (an autograd anomaly
 message, an NCCL timeout) is printed by several causes, and a family page raised
 by its threads outranked the specific page on the case suite. Either way the
 report lists the thread under "Similar Confirmed Failures".
+
+Every shown thread qualifies, not only the closest: leaving each of the 610
+bundled records out in turn, the nearest other thread was filed under the
+record's own page in 9 of 12 pairs at similarity 0.35-0.55 and 21 of 29 above
+0.55 (benchmarks/case_memory_loo.py measures what it does to cause@3).
 """
 
 from __future__ import annotations
@@ -14,9 +20,6 @@ from __future__ import annotations
 from trainwreck.cases.records import is_web, source_label
 from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
 
-# A record this similar to the run is a candidate cause, not just a pointer: most of
-# its rare identifying words (after the specificity discount) are in the run's evidence.
-CLOSE_SIMILARITY = 0.55
 # A case hypothesis's score is its similarity times this: a close thread ranks above a
 # page backed by family-level evidence (scores ~0.3-0.5) and below a page whose own
 # specific signature matched (0.8 and up).
@@ -97,9 +100,7 @@ def with_cases(
     backed = [h.score for h in hypotheses if h.evidence or h.confidence != "low"]
     cap = min(backed, default=1.0)
     extra = [
-        case_hypothesis(case)
-        for case in similar
-        if case.similarity >= CLOSE_SIMILARITY and (case.page is None or case.page not in shown)
+        case_hypothesis(case) for case in similar if case.page is None or case.page not in shown
     ]
     capped = [h.model_copy(update={"score": min(h.score, cap)}) for h in extra]
     merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith("case:")))

@@ -41,15 +41,8 @@ def check(env: Environment) -> list[Conflict]:
     seen = {(c.package, c.dependency) for c in declared}
     cited = [
         c
-        for c in (
-            *compat.check_rules(env),
-            *compat.check_variants(env),
-            *compat.check_numpy2(env),
-            *compat.check_driver(env),
-            *compat.check_python(env),
-            *compat.check_cuda(env),
-            *compat.check_toolkit(env),
-        )
+        for check_one in compat.CITED_CHECKS
+        for c in check_one(env)
         if (c.package, c.dependency) not in seen
     ]
     return sorted([*declared, *cited], key=lambda c: c.severity != "error")

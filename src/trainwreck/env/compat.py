@@ -6,6 +6,8 @@ conflict cites the matrix row's URL instead of the package's own metadata.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -293,3 +295,16 @@ def check_toolkit(env: Environment) -> list[Conflict]:
             continue
         conflicts.append(toolkit_conflict(env, row, package.version or "?", nvcc, torch_cuda))
     return conflicts
+
+
+# Every check that compares a listing with a cited matrix; `trainwreck env` and the
+# environment analyzer in `diagnose` both run this one tuple, so they cannot drift apart.
+CITED_CHECKS: tuple[Callable[[Environment], list[Conflict]], ...] = (
+    check_rules,
+    check_variants,
+    check_numpy2,
+    check_driver,
+    check_python,
+    check_cuda,
+    check_toolkit,
+)

@@ -211,6 +211,8 @@ class _Collector:
             return
         self.files.append(InputFile(path=item.name, kind="metrics", size_bytes=item.size_bytes))
         for run in runs:
+            for gap in run.gaps:
+                self.gap(gap.source, gap.reason)
             if isinstance(run.table, Gap):
                 self.gap(run.table.source, run.table.reason)
                 continue

@@ -156,6 +156,13 @@ def _text_kind(head: str) -> InputKind:
 
 
 REPORT_SUFFIXES = (".md", ".html", ".htm")
+# What a run directory is searched for (kind_by_name, walk), said when nothing is found.
+LOOKED_FOR = (
+    "looked in every folder (but .git and caches) for logs (*.log, *.txt, *.out, any text), "
+    "metrics (trainer_state.json, *.jsonl, metrics.csv, TensorBoard events, MLflow runs), "
+    "configs (*.yaml, *.json, *.toml), environment listings and *.py code; "
+    "Markdown and HTML reports are skipped"
+)
 
 
 def is_mlflow_run(path: str) -> bool:
@@ -261,7 +268,10 @@ def discover(path: str) -> list[Candidate | Gap]:
     if not target.exists():
         return [Gap(source=path, reason="no such file or directory")]
     if target.is_dir():
-        return [file if isinstance(file, Gap) else sniff(file) for file in walk(path)]
+        found = [file if isinstance(file, Gap) else sniff(file) for file in walk(path)]
+        return found or [
+            Gap(source=path, reason=f"the directory has no readable logs: {LOOKED_FOR}")
+        ]
     return [sniff(path)]
 
 

@@ -12,9 +12,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from trainwreck.evidence._text import clean, strip_ansi
+from trainwreck.evidence._text import clean
 from trainwreck.evidence.logs import RawLine
 from trainwreck.model import LogLine
+from trainwreck.redact.terminal import strip_sequences
 
 # `[80746] ` is a paste's line numbering that some reports put before the prefix.
 _RANK_PREFIXES = (
@@ -109,7 +110,7 @@ def _split_after_bar(text: str) -> list[str]:
 def to_log_lines(source: str, raws: Iterable[RawLine]) -> Iterator[LogLine]:
     """Clean each retained line (ANSI, CR, prefix, secrets) into LogLines."""
     for raw in raws:
-        text = strip_ansi(raw.text).rstrip("\r")
+        text = strip_sequences(raw.text).rstrip("\r")
         for segment in _segments(text):
             for piece in _split_after_bar(segment):
                 prefix = split_prefix(piece)

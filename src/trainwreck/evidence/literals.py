@@ -9,18 +9,22 @@ caller fall back to the (slow, correct) full regex.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
-
-from trainwreck.diskcache import memo
 
 _PARSER: Any = importlib.import_module("re._parser")
 _LITERAL = _PARSER.LITERAL
 _SUBPATTERN = _PARSER.SUBPATTERN
 _BRANCH = _PARSER.BRANCH
 MIN_LITERAL = 2
+# The requirements of every knowledge-base and analyzer regex, computed at build time
+# by scripts/build_kb.py (a test fails while it is stale): parsing hundreds of regexes
+# costs more than the rest of a small diagnosis.
+TABLE = Path(__file__).parent / "data" / "literals.json"
 
 
 _REPEATS = (_PARSER.MAX_REPEAT, _PARSER.MIN_REPEAT, getattr(_PARSER, "POSSESSIVE_REPEAT", None))
@@ -97,10 +101,30 @@ def requirement(pattern: str, flags: int) -> Requirement | None:
 
 
 def requirements(regexes: Sequence[str], flags: int = 0) -> dict[str, Requirement | None]:
-    """`requirement` of each regex, memoised on disk: parsing hundreds of
-    knowledge-base regexes costs more than the rest of a small diagnosis."""
-    key = f"{flags}\0".encode() + "\0".join(regexes).encode("utf-8", "surrogatepass")
-    return memo("requirements", key, lambda: {r: requirement(r, flags) for r in regexes})
+    """`requirement` of each regex: from the build-time table, computed for any other."""
+    known = _table() if flags == 0 else {}
+    return {r: known[r] if r in known else requirement(r, flags) for r in regexes}
+
+
+def table_text(regexes: Sequence[str]) -> str:
+    """The build-time table for these regexes (flags 0), as scripts/build_kb.py writes it."""
+    found = {r: requirement(r, 0) for r in dict.fromkeys(regexes)}
+    rows = {
+        r: None if req is None else [sorted(group) for group in req] for r, req in found.items()
+    }
+    return json.dumps(rows, ensure_ascii=False, indent=0, sort_keys=True)
+
+
+@cache
+def _table() -> dict[str, Requirement | None]:
+    try:
+        rows = json.loads(TABLE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # a missing table only costs time
+        return {}
+    return {
+        r: None if req is None else tuple(frozenset(group) for group in req)
+        for r, req in rows.items()
+    }
 
 
 @cache

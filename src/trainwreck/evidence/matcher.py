@@ -21,6 +21,7 @@ from ahocorasick_rs import BytesAhoCorasick, Implementation
 
 from trainwreck.evidence._text import decode_line
 from trainwreck.evidence.literals import compiled, requirements
+from trainwreck.redact.terminal import strip_sequences
 
 # Lowercase literals that make a line interesting.
 GENERIC_LITERALS: tuple[bytes, ...] = (
@@ -110,7 +111,8 @@ def _literal_lines(matcher: Matcher, lower: bytes) -> list[list[int]]:
 
 
 def _matches(line: bytes, branches: Branches) -> bool:
-    text = decode_line(line)
+    """Whether a branch matches the line as a terminal shows it (colour codes removed)."""
+    text = strip_sequences(decode_line(line))
     return any(compiled(branch).search(text) for branch in branches)
 
 

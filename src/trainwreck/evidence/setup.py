@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from trainwreck.evidence.printed import printed_settings
 from trainwreck.model import ConfigFile, LogLine, Scalar, Setup
 
 ML_PACKAGES = (
@@ -80,11 +81,14 @@ _KEYS = {
         "tensor_parallel_size",
     ),
 }
-_GPU_CAPACITY = re.compile(r"GPU (\d+) has a total capacity of ([\d.]+) GiB")
+_GPU_CAPACITY = re.compile(
+    r"GPU (\d+) has a total capacity of ([\d.]+) GiB"
+    r"|\(GPU (\d+); ([\d.]+) GiB total capacity"  # the OOM message of torch before 2.0
+)
 _GPU_NAME = re.compile(
     r"((?:NVIDIA |Tesla |Quadro )?(?:[AHBLV]\d{2,3}[A-Za-z0-9\- ]*?|GeForce RTX \d{4}(?: Ti)?"
     r"|RTX A?\d{4}[A-Za-z ]*?|GH200|GB200|MI\d{3}X?)(?:-(?:SXM|PCIE|NVL)[\w-]*)?)"
-    r"\s*(?:\||,|$|\(|On\b|Off\b)"
+    r"(?:\s*(?:\||,|$|\(|On\b|Off\b|')|\s+(?:GPU|with)\b)"  # ... "Your <name> GPU has"
 )
 _SMI_MEMORY = re.compile(r"\d+MiB\s*/\s*(\d+)MiB")
 _CUDA = re.compile(
@@ -92,7 +96,10 @@ _CUDA = re.compile(
     r"|cuda[_ ]version[:= ]+([\d.]+)",
     re.I,
 )
-_PYTHON = re.compile(r"Python version:\s*([\d.]+)|python(3\.\d+)/(?:site|dist)-packages")
+_PYTHON = re.compile(
+    r"Python version:\s*([\d.]+)|python(3\.\d+)/(?:site|dist)-packages"
+    r"|requires a different Python: ([\d.]+) not in"  # pip refusing the interpreter
+)
 
 
 def _first(values: Values, names: Sequence[str]) -> Scalar | list[Scalar]:
@@ -178,8 +185,9 @@ def from_text(texts: Iterable[str]) -> dict[str, object]:
     for text in texts:
         capacity = _GPU_CAPACITY.search(text)
         if capacity:
-            gpu_ids.add(int(capacity.group(1)))
-            fields.setdefault("gpu_memory_gib", float(capacity.group(2)))
+            gpu, total = [group for group in capacity.groups() if group is not None]
+            gpu_ids.add(int(gpu))
+            fields.setdefault("gpu_memory_gib", float(total))
         memory = _SMI_MEMORY.search(text)
         if memory:
             smi_gpus += 1
@@ -205,8 +213,11 @@ def build_setup(
 ) -> Setup:
     """Combine every source into one Setup."""
     fields = from_text([*env_texts, *(item.text for item in lines)])
-    fields.update(from_configs(configs, model_config))
+    printed = ConfigFile(source="log", values=dict(printed_settings(lines)))
+    fields.update(from_configs([*configs, printed], model_config))  # a config file wins
     frameworks = {name: environment[name] for name in ML_PACKAGES if name in environment}
+    if "python" in environment and "python" not in fields:  # a printout or a listing says it
+        fields["python"] = environment["python"]
     ranks = {item.rank for item in lines if item.rank is not None}
     if "world_size" not in fields and ranks:
         fields["world_size"] = max(ranks) + 1

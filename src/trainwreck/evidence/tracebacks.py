@@ -54,6 +54,7 @@ class _Draft:
     message: list[str] = field(default_factory=list)
     chain: Chain | None = None
     last_line: int = 0
+    message_line: int | None = None
 
     def record(self) -> ExceptionRecord | None:
         if self.type is None:
@@ -66,6 +67,7 @@ class _Draft:
             line=self.start.line,
             rank=self.start.rank,
             chain=self.chain,
+            message_line=self.message_line,
         )
 
 
@@ -118,7 +120,7 @@ class _RankParser:
             if draft is None or self.in_message:
                 self.finish()
                 draft = self.draft = _Draft(start=item)
-            draft.frames.append(_frame(frame))
+            draft.frames.append(_frame(frame, item.line))
             draft.last_line = item.line
             return
         if self._fatal_or_exception(item):
@@ -148,7 +150,7 @@ class _RankParser:
             draft.type, draft.message = "Fatal Python error", [fatal.group("msg")]
         elif exc:
             draft.type, draft.message = exc.group("type"), [exc.group("msg") or ""]
-        draft.last_line, self.in_message = item.line, True
+        draft.last_line, draft.message_line, self.in_message = item.line, item.line, True
         return True
 
     def _message_line(self, item: LogLine) -> None:
@@ -163,19 +165,21 @@ class _RankParser:
                     line=int(cpp.group("line")),
                     function=cpp.group("func"),
                     library="torch",
+                    log_line=item.line,
                 )
             )
         draft.message.append(item.text)
         draft.last_line = item.line
 
 
-def _frame(match: re.Match[str]) -> Frame:
+def _frame(match: re.Match[str], log_line: int) -> Frame:
     path = match.group("file")
     return Frame(
         file=path,
         line=int(match.group("line")),
         function=(match.group("func") or "").strip() or None,
         library=frame_library(path),
+        log_line=log_line,
     )
 
 

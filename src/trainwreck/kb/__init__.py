@@ -14,8 +14,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from trainwreck.diskcache import memo
 from trainwreck.errors import KnowledgeBaseError
+from trainwreck.kb.compiled import COMPILED, REBUILD, parse
 from trainwreck.kb.schema import Pattern
 
 PATTERNS_DIR = Path(__file__).parent / "patterns"
@@ -130,18 +130,18 @@ def read_pattern(path: Path) -> Pattern:
 
 
 def load_from(directory: Path) -> KnowledgeBase:
-    """Load every pattern under `directory`; duplicate ids are an error.
-
-    Validated pages are memoised on disk by the content of every file, so only
-    a changed knowledge base pays for parsing and validation.
-    """
+    """Load and validate every pattern under `directory`; duplicate ids are an error."""
     paths = sorted(directory.rglob("*.yaml"))
+    patterns, sources = _validated(paths)
+    return KnowledgeBase(patterns, version_of(paths), sources)
+
+
+def version_of(paths: list[Path]) -> str:
+    """The KB version: page count and a hash of every page file's bytes."""
     digest = hashlib.sha256()
     for path in paths:
         digest.update(path.read_bytes())
-    locations = "\0".join(path.as_posix() for path in paths).encode()
-    patterns, sources = memo("kb", digest.digest() + locations, lambda: _validated(paths))
-    return KnowledgeBase(patterns, f"{len(patterns)}p-{digest.hexdigest()[:10]}", sources)
+    return f"{len(paths)}p-{digest.hexdigest()[:10]}"
 
 
 def _validated(paths: list[Path]) -> tuple[tuple[Pattern, ...], dict[str, Path]]:
@@ -159,5 +159,11 @@ def _validated(paths: list[Path]) -> tuple[tuple[Pattern, ...], dict[str, Path]]
 
 @cache
 def load() -> KnowledgeBase:
-    """The packaged knowledge base, loaded once per process."""
-    return load_from(PATTERNS_DIR)
+    """The packaged knowledge base (compiled at build time), loaded once per process."""
+    try:
+        patterns, sources, version = parse(COMPILED.read_text(encoding="utf-8"), PATTERNS_DIR)
+    except (OSError, ValueError, KeyError) as exc:
+        raise KnowledgeBaseError(
+            f"{COMPILED}: the compiled knowledge base is missing or broken ({exc}); {REBUILD}"
+        ) from None
+    return KnowledgeBase(patterns, version, sources)

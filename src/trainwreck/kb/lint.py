@@ -15,8 +15,9 @@ from pathlib import Path
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.fixes.compare import direction, number
 from trainwreck.fixes.targets import target
-from trainwreck.kb import KnowledgeBase, load_from
+from trainwreck.kb import PATTERNS_DIR, KnowledgeBase, load_from
 from trainwreck.kb.cases import diagnose_case, load_case
+from trainwreck.kb.compiled import stale
 from trainwreck.kb.schema import Pattern
 
 MOVING_TARGET = re.compile(
@@ -118,6 +119,10 @@ def lint(kb_dir: Path, root: Path | None) -> tuple[KnowledgeBase | None, list[st
     except KnowledgeBaseError as exc:
         return None, [str(exc)]
     problems = []
+    if kb_dir.resolve() == PATTERNS_DIR.resolve() and stale(kb.version):
+        problems.append(
+            "(all): the compiled knowledge base is stale: run python scripts/build_kb.py"
+        )
     try:
         kb.keep_regex()
     except re.error as exc:

@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from trainwreck.model import Category, Scalar
 
@@ -40,6 +48,20 @@ Framework = Literal[
     "megatron",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Validation context for the compiled knowledge base (kb/compiled.py): its pages were
+# validated in full when it was built, and a test rebuilds it, so loading it skips
+# compiling every regex (most are never compiled at run time: see evidence/literals.py).
+TRUSTED = {"trusted": True}
+
+
+def _check_compiles(pattern: str, info: ValidationInfo) -> None:
+    """Raise ValueError when a regex does not compile; skipped for trusted data."""
+    if info.context and info.context.get("trusted"):
+        return
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"does not compile: {exc}") from exc
 
 
 class Strict(BaseModel):
@@ -66,7 +88,7 @@ class Signature(Strict):
     any_role: bool = False
 
     @model_validator(mode="after")
-    def _one_matcher(self) -> Signature:
+    def _one_matcher(self, info: ValidationInfo) -> Signature:
         set_fields = [
             name for name in ("regex", "exception", "finding", "frame") if getattr(self, name)
         ]
@@ -78,9 +100,9 @@ class Signature(Strict):
             pattern = getattr(self, name)
             if pattern is not None:
                 try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    raise ValueError(f"{name} does not compile: {exc}") from exc
+                    _check_compiles(pattern, info)
+                except ValueError as exc:
+                    raise ValueError(f"{name} {exc}") from exc
         return self
 
 
@@ -227,7 +249,7 @@ class Pattern(Strict):
 
     @field_validator("excludes")
     @classmethod
-    def _excludes_compile(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+    def _excludes_compile(cls, values: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
         for pattern in values:
-            re.compile(pattern)
+            _check_compiles(pattern, info)
         return values

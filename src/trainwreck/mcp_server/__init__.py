@@ -2,6 +2,9 @@
 
     command.py   the click command (imports no SDK until it serves)
     server.py    the tools registered on the official SDK's MCPServer
+    calls.py     every call: unknown arguments refused, errors as one line, redaction, cap
+    bounded.py   the answer-size cap: what is cut, and how to get the rest
+    framing.py   stdio: a malformed JSON-RPC line answered with the protocol's error
     answers.py   each tool's body: library call -> Markdown + structured data
     hypotheses.py  propose_hypothesis: engine ranking demoted by tried experiments
     inputs.py    arguments as data: size and binary checks, the path allow-list

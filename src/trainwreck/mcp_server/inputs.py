@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from trainwreck.errors import UsageError
 from trainwreck.evidence.files import walk
 from trainwreck.limits import MAX_PATHS
+from trainwreck.verify.keys import closest
 
 MAX_LOG_BYTES = 20 * 2**20  # 20 MiB of log text per call
 MAX_TEXT_CHARS = 200_000  # symptoms, status, configs: a paste, not a dump
 MAX_ID_CHARS = 200  # a page id or a framework name: a few words
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux: no real path is longer
+MAX_NAMES_SHOWN = 5  # unknown argument names quoted in one error line
 _SAMPLE_CHARS = 2**20  # how much of a text the binary check looks at
 _BINARY_SHARE = 0.05  # more control characters than this is not a log
 _TEXT_CONTROLS = frozenset("\t\n\r\f\b\x1b")  # tabs, progress bars, ANSI colours
@@ -73,6 +75,26 @@ class Policy:
         if len(unique) > MAX_PATHS:
             raise ToolInputError(f"{len(unique):,} paths; the limit is {MAX_PATHS:,}")
         return [self.path(text) for text in unique]
+
+
+def known_arguments(given: Iterable[str], accepted: Sequence[str]) -> None:
+    """Refuse, by name, an argument no parameter takes: the SDK drops it silently, so a
+    misspelt `log` would be answered as if no log had been given."""
+    unknown = [name for name in given if name not in accepted]
+    if not unknown:
+        return
+    shown = unknown[:MAX_NAMES_SHOWN]
+    names = ", ".join(repr(_shown(name)) for name in shown)
+    if len(unknown) > len(shown):
+        names += f" and {len(unknown) - len(shown):,} more"
+    near = dict.fromkeys(
+        found for name in shown if len(name) <= MAX_ID_CHARS and (found := closest(name, accepted))
+    )
+    hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
+    plural = "s" if len(unknown) > 1 else ""
+    raise ToolInputError(
+        f"unknown argument{plural} {names}{hint}; accepted: {', '.join(accepted) or 'none'}"
+    )
 
 
 def _walked(folder: str) -> list[str]:

@@ -11,15 +11,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
 
 from trainwreck import __version__
-from trainwreck.errors import TrainwreckError, internal_error
 from trainwreck.mcp_server import answers
+from trainwreck.mcp_server.calls import Server, result
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
-from trainwreck.redact import redact, redact_data
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
 INSTRUCTIONS = (
@@ -28,45 +26,6 @@ INSTRUCTIONS = (
     "arithmetic; quote its [kb:<id>] pages and [source](url) links; never present a key it marks "
     "unverified as verified."
 )
-
-
-class _Server(MCPServer[Any]):
-    """MCPServer whose argument-validation errors read as one line the agent can act on."""
-
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        try:
-            return await super().call_tool(name, arguments, context)
-        except ToolError as exc:
-            cause = exc.__cause__
-            if isinstance(cause, ValidationError):
-                raise ToolError(f"Error executing tool {name}: {_first_problem(cause)}") from cause
-            raise
-
-
-def _first_problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "arguments"
-    if first["type"] == "missing":
-        return f"missing required argument {where!r}"
-    return f"argument {where!r}: {first['msg']}"
-
-
-def _result(run: Any, *args: Any, **kwargs: Any) -> CallToolResult:
-    """Run an answer; a TrainwreckError becomes a tool error with its first line, and
-    any other exception (a bug of ours) one line saying so, never an opaque failure.
-
-    Every answer and error passes the redaction net here, whatever the tool echoes.
-    """
-    try:
-        answer: answers.Answer = run(*args, **kwargs)
-    except TrainwreckError as exc:
-        raise ToolError(redact(answers.one_line(exc))) from exc
-    except Exception as exc:  # the server's last resort, as the CLI's exit status 3
-        raise ToolError(redact(internal_error(exc))) from exc
-    return CallToolResult(
-        content=[TextContent(type="text", text=redact(answer.markdown))],
-        structured_content=redact_data(answer.data),
-    )
 
 
 Logs = Annotated[
@@ -80,7 +39,7 @@ Logs = Annotated[
 
 def build(policy: Policy) -> MCPServer[Any]:
     """The server with every tool bound to `policy` (allowed paths, network)."""
-    server = _Server(
+    server = Server(
         "trainwreck",
         version=__version__,
         instructions=INSTRUCTIONS,
@@ -115,7 +74,7 @@ def build(policy: Policy) -> MCPServer[Any]:
         structured content is its `--format json` (hypotheses ranked best first, confidence,
         evidence lines, fixes, citations).
         """
-        return _result(answers.diagnose_failure, policy, symptoms, logs, paths)
+        return result("diagnose_failure", answers.diagnose_failure, policy, symptoms, logs, paths)
 
     @server.tool(annotations=READ_ONLY)
     def search_knowledge(
@@ -135,7 +94,7 @@ def build(policy: Policy) -> MCPServer[Any]:
         Call this when the user asks about a failure mode or an error message without logs to
         diagnose, or to find the page id to open with get_page.
         """
-        return _result(answers.search_knowledge, query, context)
+        return result("search_knowledge", answers.search_knowledge, query, context)
 
     @server.tool(annotations=READ_ONLY)
     def get_page(
@@ -153,7 +112,7 @@ def build(policy: Policy) -> MCPServer[Any]:
         Call this after diagnose_failure or search_knowledge names a page you need to explain
         or act on.
         """
-        return _result(answers.get_page, page_id)
+        return result("get_page", answers.get_page, page_id)
 
     @server.tool(annotations=READ_ONLY)
     def query_hyperparameter_priors(
@@ -182,7 +141,9 @@ def build(policy: Policy) -> MCPServer[Any]:
         Call this before suggesting a hyperparameter value instead of answering from memory; say
         which source a value comes from, and when it equals the user's default it is not a fix.
         """
-        return _result(answers.query_priors, query, framework_versions)
+        return result(
+            "query_hyperparameter_priors", answers.query_priors, query, framework_versions
+        )
 
     @server.tool(annotations=READ_ONLY)
     def propose_hypothesis(
@@ -210,7 +171,14 @@ def build(policy: Policy) -> MCPServer[Any]:
         persisted ('still', 'same', 'didn't help'), halves that hypothesis's score; the answer
         shows which experiment demoted it.
         """
-        return _result(answers.propose_hypothesis, policy, current_status, recent_experiments, logs)
+        return result(
+            "propose_hypothesis",
+            answers.propose_hypothesis,
+            policy,
+            current_status,
+            recent_experiments,
+            logs,
+        )
 
     @server.tool(annotations=READ_ONLY)
     def check_config(
@@ -238,7 +206,7 @@ def build(policy: Policy) -> MCPServer[Any]:
         contradictions, with suggestions. Call this before recommending config edits, and on any
         config the user pastes; report only keys this tool verified as verified.
         """
-        return _result(answers.check_config, config, framework, version)
+        return result("check_config", answers.check_config, config, framework, version)
 
     @server.tool(annotations=READ_ONLY)
     def estimate_memory(
@@ -286,6 +254,7 @@ def build(policy: Policy) -> MCPServer[Any]:
             "attention": attention, "serve": serve, "max_model_len": max_model_len,
             "gpu_memory_utilization": gpu_memory_utilization, "tensor_parallel": tensor_parallel,
         }  # fmt: skip
-        return _result(answers.estimate_memory, policy, model, settings)
+        return result("estimate_memory", answers.estimate_memory, policy, model, settings)
 
+    server.close_schemas()
     return server

@@ -86,6 +86,17 @@ def gib(value: int | float) -> str:
     return f"{value / GIB:.2f} GiB"
 
 
+BINARY_UNITS = (("GiB", GIB), ("MiB", 2**20), ("KiB", 2**10))
+
+
+def size_text(value: int | float) -> str:
+    """Bytes in the largest binary unit the value reaches, so 128 KiB never reads 0.00 GiB."""
+    for name, size in BINARY_UNITS:
+        if abs(value) >= size:
+            return f"{value / size:.2f} {name}"
+    return f"{value:,.0f} bytes"
+
+
 def lora_parts(shape: Shape, run: Training) -> list[Part]:
     """The adapter matrices A (r × in) and B (out × r) for every targeted linear."""
     if run.lora_r is None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -28,33 +29,67 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
+def _gpu(row: dict[str, Any]) -> Gpu:
+    if row.get("torch_total_gib"):
+        capacity = int(float(row["torch_total_gib"]) * 2**30)
+        origin = f"torch reports {row['torch_total_gib']} GiB ({row.get('torch_total_source')})"
+    else:
+        capacity = int(float(row["memory_gb"]) * 10**9)
+        origin = f"[assumed] the marketed {row['memory_gb']} GB ({row['source']})"
+    return Gpu(
+        row["name"], row["memory_gb"], capacity, origin, row["source"],
+        tuple(row.get("aliases") or ()),
+    )  # fmt: skip
+
+
+@cache
+def _rows() -> list[dict[str, Any]]:
+    return yaml.safe_load(GPUS_FILE.read_text(encoding="utf-8")) or []
+
+
 @cache
 def catalogue() -> dict[str, Gpu]:
     """Every GPU by normalised name and alias."""
-    rows = yaml.safe_load(GPUS_FILE.read_text(encoding="utf-8")) or []
     found: dict[str, Gpu] = {}
-    for row in rows:
-        if row.get("torch_total_gib"):
-            capacity = int(float(row["torch_total_gib"]) * 2**30)
-            origin = f"torch reports {row['torch_total_gib']} GiB ({row.get('torch_total_source')})"
-        else:
-            capacity = int(float(row["memory_gb"]) * 10**9)
-            origin = f"[assumed] the marketed {row['memory_gb']} GB ({row['source']})"
-        gpu = Gpu(
-            row["name"], row["memory_gb"], capacity, origin, row["source"],
-            tuple(row.get("aliases") or ()),
-        )  # fmt: skip
+    for row in _rows():
+        gpu = _gpu(row)
         for name in (gpu.name, *gpu.aliases):
             found[_key(name)] = gpu
     return found
 
 
+@cache
+def _short_names() -> dict[str, Gpu]:
+    """Short names with several variants (`H100`) -> the variant assumed (`assumed_for`)."""
+    return {_key(short): _gpu(row) for row in _rows() for short in row.get("assumed_for") or ()}
+
+
+def _assumed(written: str, gpu: Gpu) -> Gpu:
+    """`gpu` with its capacity source saying which variant `written` was read as."""
+    family = _key(written)
+    others = sorted({g.name for g in catalogue().values() if _key(g.name).startswith(family)})
+    others.remove(gpu.name)
+    said = (
+        f"[assumed] {written!r} read as {gpu.name} (other variants: {', '.join(others)}; "
+        f"name one in --gpus to use it); {gpu.capacity_source}"
+    )
+    return replace(gpu, capacity_source=said)
+
+
+def resolve_gpu(name: str) -> Gpu | None:
+    """A GPU by its name, an alias, or a short name (`H100`, the assumed variant said)."""
+    gpu = catalogue().get(_key(name))
+    if gpu is None and _key(name) in _short_names():
+        return _assumed(name.strip(), _short_names()[_key(name)])
+    return gpu
+
+
 def parse_gpus(text: str) -> tuple[int, Gpu]:
-    """`4xA100-80GB` or `H100` into (count, spec); unknown names list the known ones."""
+    """`4xA100-80GB`, `3xH100` or `H100` into (count, spec); unknown names list the known ones."""
     match = re.fullmatch(r"(?:(\d+)\s*[x×*]\s*)?(.+)", text.strip())
     count = int(match.group(1)) if match and match.group(1) else 1
     name = match.group(2) if match else text
-    gpu = catalogue().get(_key(name))
+    gpu = resolve_gpu(name)
     if gpu is None:
         known = sorted({g.name for g in catalogue().values()})
         raise UsageError(f"--gpus {text}: unknown GPU {name!r} (known: {', '.join(known)})")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from trainwreck.memory import Estimate
-from trainwreck.memory.budget import gib
+from trainwreck.memory.budget import gib, size_text
 from trainwreck.memory.exact import STEPS
 
 
 def _amount(value: object, unit: str | None) -> str:
     if unit == "bytes" and isinstance(value, int):
-        return gib(value)
+        return size_text(value)
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 

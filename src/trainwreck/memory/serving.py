@@ -14,15 +14,46 @@ from dataclasses import dataclass, field
 from trainwreck.errors import UsageError
 from trainwreck.memory.architectures import Shape
 from trainwreck.memory.budget import DTYPE_BYTES, GIB, gib, line
+from trainwreck.memory.tensor_parallel import (
+    VLLM_HEADS_CHECK_URL,
+    kv_heads_per_gpu,
+    legal_sizes,
+    tensor_parallel_problem,
+)
 from trainwreck.model import Arithmetic
 
 VLLM_ARGS_URL = "https://docs.vllm.ai/en/v0.8.1/serving/engine_args.html"
 
 
-def kv_bytes_per_token(shape: Shape, kv_dtype: str = "bf16") -> int:
-    """Bytes of K and V one token occupies across all layers."""
+def kv_bytes_per_token(shape: Shape, kv_dtype: str = "bf16", tensor_parallel: int = 1) -> int:
+    """Bytes of K and V one token occupies across all layers, on one GPU."""
     layers = shape.layers + shape.decoder_layers
-    return 2 * layers * shape.kv_heads * shape.head_dim * DTYPE_BYTES[kv_dtype]
+    kv_heads = kv_heads_per_gpu(shape.kv_heads, tensor_parallel)
+    return 2 * layers * kv_heads * shape.head_dim * DTYPE_BYTES[kv_dtype]
+
+
+def _kv_formula(shape: Shape, run: Serving) -> str:
+    layers, tp = shape.layers + shape.decoder_layers, run.tensor_parallel
+    per_gpu = kv_heads_per_gpu(shape.kv_heads, tp)
+    heads = (
+        f"{shape.kv_heads} KV heads"
+        if per_gpu * tp == shape.kv_heads
+        else f"1 KV head ({shape.kv_heads} KV heads replicated over TP {tp})"
+    )
+    tail = f" / TP {tp}" if per_gpu * tp == shape.kv_heads else ""
+    width = DTYPE_BYTES[run.kv_dtype]
+    return f"2 × {layers} layers × {heads} × {shape.head_dim} head_dim × {width} B{tail}"
+
+
+def check_tensor_parallel(shape: Shape, tensor_parallel: int) -> None:
+    """Refuse a TP size vLLM would refuse, naming the sizes it accepts."""
+    problem = tensor_parallel_problem(shape.heads, shape.kv_heads, tensor_parallel)
+    if problem is not None:
+        legal = ", ".join(map(str, legal_sizes(shape.heads, shape.kv_heads, shape.heads)))
+        raise UsageError(
+            f"--tensor-parallel {tensor_parallel}: vLLM refuses it: {problem} "
+            f"(sizes it accepts: {legal}; {VLLM_HEADS_CHECK_URL})"
+        )
 
 
 @dataclass(frozen=True)
@@ -54,13 +85,13 @@ class Serving:
 def serving_budget(shape: Shape, run: Serving, capacity: int) -> Arithmetic:
     """Weights, KV budget and the tokens / max_model_len it holds, per GPU."""
     run.validate()
+    check_tensor_parallel(shape, run.tensor_parallel)
     tp = run.tensor_parallel
-    per_token = kv_bytes_per_token(shape, run.kv_dtype) // tp
+    per_token = kv_bytes_per_token(shape, run.kv_dtype, tp)
     weights = shape.params * DTYPE_BYTES[run.dtype] // tp
     usable = int(run.gpu_memory_utilization * capacity)
     peak = int(run.activation_gib * GIB)
     kv_budget = usable - weights - peak
-    layers = shape.layers + shape.decoder_layers
     per_sequence = per_token * run.max_model_len
     lines = [
         line(
@@ -84,10 +115,7 @@ def serving_budget(shape: Shape, run: Serving, capacity: int) -> Arithmetic:
         line("KV cache budget", "usable − weights − activation peak", kv_budget, "computed"),
         line(
             "KV per token",
-            (
-                f"2 × {layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} head_dim"
-                f" × {DTYPE_BYTES[run.kv_dtype]} B / TP {tp}"
-            ),
+            _kv_formula(shape, run),
             per_token,
             "config.json:num_hidden_layers, num_key_value_heads, head_dim",
         ),

@@ -1,4 +1,7 @@
-"""Secret redaction: tokens, keys and passwords a user hands in never reach an output.
+"""Secret redaction: tokens, keys and passwords a user hands in never reach an output,
+and neither does terminal control (colour codes, OSC hyperlinks and clipboard
+writes, bells, backspaces: `terminal.py`), which is neutralised first, so a
+secret split by a colour code is still found.
 
 It runs twice. Evidence readers redact each line, message, config value,
 listing and file name as it enters, so no model object holds a secret; every
@@ -22,6 +25,7 @@ from ahocorasick_rs import AhoCorasick
 from trainwreck.redact.blocks import KEY_PLACEHOLDER, KEY_TRIGGER, KeyBlockLines, redact_key_blocks
 from trainwreck.redact.names import ASSIGNMENTS, secret_label
 from trainwreck.redact.rules import CONTEXTS, PLACEHOLDER_PREFIX, SHAPES, Rule, placeholder
+from trainwreck.redact.terminal import neutralise
 
 __all__ = [
     "KEY_PLACEHOLDER",
@@ -66,7 +70,9 @@ def _apply(rule: Rule, text: str) -> str:
 
 
 def redact(text: str) -> str:
-    """Replace every secret in `text` with a labelled placeholder; idempotent."""
+    """Replace every secret in `text` with a labelled placeholder, after neutralising its
+    terminal control; idempotent."""
+    text = neutralise(text)
     found = {
         match[0] for match in _AUTOMATON.find_matches_as_indexes(text.lower(), overlapping=True)
     }

@@ -8,6 +8,7 @@ links, and only to http(s) addresses.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from trainwreck.model import Diagnosis
@@ -90,6 +91,14 @@ def _text(text: str) -> str:
     return escape(redact(text))
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _prose(text: str) -> str:
+    """Text whose `code spans` (as the Markdown report writes them) become <code>."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", _text(text))
+
+
 def _code(text: str) -> str:
     return f"<code>{_text(text)}</code>"
 
@@ -109,7 +118,7 @@ def _refs(refs: tuple[Ref, ...]) -> str:
 
 
 def _claim(claim: Claim) -> str:
-    return f"{_text(claim.text)} {_refs(claim.refs)}"
+    return f"{_prose(claim.text)} {_refs(claim.refs)}"
 
 
 def _labelled(label: str, html_value: str) -> str:
@@ -117,7 +126,7 @@ def _labelled(label: str, html_value: str) -> str:
 
 
 def _diagnosis(report: Report, primary: Primary) -> list[str]:
-    lines = ["<h2>Diagnosis</h2>", f"<p>{_text(report.summary)}</p>"]
+    lines = ["<h2>Diagnosis</h2>", f"<p>{_prose(report.summary)}</p>"]
     lines.append(_labelled("Root cause", _claim(primary.root_cause)))
     if primary.mechanism is not None:
         lines.append(_labelled("Mechanism", _claim(primary.mechanism)))
@@ -158,7 +167,7 @@ def _verify(verify: Verify | None) -> list[str]:
     return [
         "<h3>Verify</h3>",
         f"<p>A {_code(verify.kind)} script checks the fix on your setup."
-        + (f" {_text(verify.summary)}</p>" if verify.summary else "</p>"),
+        + (f" {_prose(verify.summary)}</p>" if verify.summary else "</p>"),
         f"<p>Add {_code(verify.write)} to the <code>trainwreck diagnose</code> command to write "
         f"it, then run {_code(verify.run)}: exit 0 means the failure is gone, 1 that it is still "
         "there. Every value it was filled with has a flag (<code>--help</code>).</p>",
@@ -171,7 +180,7 @@ def _fix_step(step: FixStep) -> str:
     for change in step.changes:
         item = f"{_code(change.path)}: {_code(change.before)} → {_code(change.after)}"
         if change.reason:
-            item += f": {_text(change.reason)}"
+            item += f": {_prose(change.reason)}"
         if not change.verified:
             item += f' <span class="flag">{_text(UNVERIFIED)}</span>'
         changes.append(f"<li>{item}</li>")
@@ -213,7 +222,7 @@ def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
         lines += [
             f"<h4>{_text(table.title)}</h4>",
             f'<div class="scroll"><table>{header}{rows}</table></div>',
-            _labelled("Result", _text(table.result)),
+            _labelled("Result", _prose(table.result)),
         ]
     return lines
 
@@ -223,7 +232,7 @@ def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
         return []
     items = (
         f"<li><strong>{_text(alt.title)}</strong> ({_text(alt.confidence)} confidence): "
-        f"{_claim(alt.root_cause)}<br>Check: {_text(alt.check)} "
+        f"{_claim(alt.root_cause)}<br>Check: {_prose(alt.check)} "
         f"(cost: {_text(alt.check_cost)})</li>"
         for alt in alternatives
     )
@@ -235,14 +244,14 @@ def _similar(cases: tuple[Similar, ...]) -> list[str]:
         return []
     items = []
     for case in cases:
-        fix = f"<br>Fix: {_text(case.fix)}" if case.fix else ""
+        fix = f"<br>Fix: {_prose(case.fix)}" if case.fix else ""
         matched = "".join(f"<br>Matched: <code>{_text(line)}</code>" for line in case.lines)
         title = (
             f'<a href="{_text(case.url)}" rel="noreferrer">{_text(case.title)}</a>'
             if case.url
             else _text(case.title)
         )
-        items.append(f"<li>{title}: {_text(case.cause)}{fix}{matched}</li>")
+        items.append(f"<li>{title}: {_prose(case.cause)}{fix}{matched}</li>")
     return ["<h3>Similar Confirmed Failures</h3>", "<ul>", *items, "</ul>"]
 
 
@@ -250,7 +259,7 @@ def _prevention(report: Report) -> list[str]:
     if not report.prevention:
         return []
     items = (
-        f"<li>{_text(g.guard)} (threshold: {_text(g.threshold)}) {_refs(g.refs)}"
+        f"<li>{_prose(g.guard)} (threshold: {_prose(g.threshold)}) {_refs(g.refs)}"
         + (_pre(g.code.rstrip("\n")) if g.code else "")
         + "</li>"
         for g in report.prevention
@@ -264,7 +273,7 @@ def _snippets(report: Report) -> list[str]:
         lines += [
             f"<h3>{_text(snippet.title)}</h3>",
             f"<pre><code>{_text(snippet.code)}</code></pre>",
-            f'<p>{_text(snippet.usage)} <a href="{_text(snippet.citation)}">source</a></p>',
+            f'<p>{_prose(snippet.usage)} <a href="{_text(snippet.citation)}">source</a></p>',
         ]
     return lines
 
@@ -272,7 +281,12 @@ def _snippets(report: Report) -> list[str]:
 def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:
     if not items:
         return []
-    return [f"<h3>{_text(heading)}</h3>", "<ul>", *(f"<li>{_text(i)}</li>" for i in items), "</ul>"]
+    return [
+        f"<h3>{_text(heading)}</h3>",
+        "<ul>",
+        *(f"<li>{_prose(i)}</li>" for i in items),
+        "</ul>",
+    ]
 
 
 def _figures(figures: Figures | None) -> list[str]:
@@ -285,7 +299,7 @@ def _figures(figures: Figures | None) -> list[str]:
     for figure in figures.items:
         lines.append(
             f"<figure>{figure.svg}<figcaption><strong>{_text(figure.title)}</strong>: "
-            f"{_text(figure.caption)}</figcaption></figure>"
+            f"{_prose(figure.caption)}</figcaption></figure>"
         )
     return lines
 
@@ -296,9 +310,9 @@ def _undecided(report: Report) -> list[str]:
     notice, *steps = report.undecided
     return [
         "<h2>Not Decided</h2>",
-        f"<p>{_text(notice)}</p>",
+        f"<p>{_prose(notice)}</p>",
         "<ul>",
-        *(f"<li>{_text(step)}</li>" for step in steps),
+        *(f"<li>{_prose(step)}</li>" for step in steps),
         "</ul>",
     ]
 
@@ -307,8 +321,8 @@ def _nothing_matched(report: Report, figures: Figures | None) -> list[str]:
     """No hypothesis: say so, and show what was read and what could not be."""
     lines = [
         "<h2>Diagnosis</h2>",
-        f"<p>{_text(NOTHING_MATCHED)}</p>",
-        f"<p>{_text(report.summary)}</p>",
+        f"<p>{_prose(NOTHING_MATCHED)}</p>",
+        f"<p>{_prose(report.summary)}</p>",
         *_setup(report),
         *_list_section("What Was Read", report.inputs),
         *_list_section("Findings", report.findings),

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from trainwreck.cases.records import is_web, source_label
 from trainwreck.fixes.consolidate import consolidate
+from trainwreck.memory.budget import size_text
 from trainwreck.model import (
     ArithmeticLine,
     ConfigBlock,
@@ -390,6 +391,8 @@ def _guard(prevention: Prevention) -> Guard:
 
 
 def _row(line: ArithmeticLine) -> tuple[str, str, str, str]:
+    if line.unit == "bytes" and isinstance(line.value, int | float):
+        return (line.label, line.formula, size_text(line.value), line.source)
     value = format_number(line.value) + (f" {line.unit}" if line.unit else "")
     return (line.label, line.formula, value, line.source)
 

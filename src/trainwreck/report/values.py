@@ -11,14 +11,15 @@ from collections.abc import Iterable
 from trainwreck.fixes.formats.literals import Value, shown
 from trainwreck.fixes.formats.standalone import UNVERIFIED as UNVERIFIED
 
-# How to print a framework's version where `import <name>; <name>.__version__` is wrong.
-_VERSION_EXPRESSIONS: dict[str, tuple[str, str]] = {
-    "torch": ("torch", "torch.__version__"),
+# Versions read from outside the package metadata: the interpreter, and what torch was built
+# with (only asked for when the report needs them, so torch is imported only then).
+_RUNTIME_EXPRESSIONS: dict[str, tuple[str, str]] = {
+    "python": ("sys", "sys.version.split()[0]"),
     "cuda": ("torch", "torch.version.cuda"),
     "nccl": ("torch", "torch.cuda.nccl.version()"),
-    "python": ("sys", "sys.version.split()[0]"),
-    "megatron": ("megatron.core", "megatron.core.__version__"),
 }
+# A framework's distribution name where it differs from the name the report uses.
+_DISTRIBUTIONS = {"megatron": "megatron-core"}
 _ALIASES = {"pytorch": "torch", "megatron-core": "megatron"}
 
 
@@ -46,18 +47,28 @@ def missing_frameworks(frameworks: Iterable[str], known: Iterable[str]) -> tuple
 
 
 def version_command(frameworks: Iterable[str]) -> str:
-    """`python -c "..."` that prints the versions of `frameworks`."""
-    pairs = [_VERSION_EXPRESSIONS.get(name) or _default_expression(name) for name in frameworks]
-    modules = ", ".join(dict.fromkeys(module for module, _ in pairs))
-    expressions = ", ".join(expression for _, expression in pairs)
-    return f'python -c "import {modules}; print({expressions})"'
+    """`python -c "..."` that prints the versions of `frameworks`.
+
+    Package versions come from importlib.metadata by distribution name, so a package
+    that is not installed prints "not installed" instead of stopping the command
+    with an ImportError (as `import x; x.__version__` did).
+    """
+    names = list(dict.fromkeys(frameworks))
+    runtime = [_RUNTIME_EXPRESSIONS[name] for name in names if name in _RUNTIME_EXPRESSIONS]
+    dists = [_DISTRIBUTIONS.get(name, name) for name in names if name not in _RUNTIME_EXPRESSIONS]
+    modules = ["importlib.metadata as m"] if dists else []
+    modules += list(dict.fromkeys(module for module, _ in runtime))
+    shown = []
+    if dists:
+        listed = ", ".join(f"'{name}'" for name in dists)
+        shown.append(
+            "{n: next((d.version for d in m.distributions(name=n)), 'not installed') "
+            f"for n in [{listed}]}}"
+        )
+    shown += [expression for _, expression in runtime]
+    return f'python -c "import {", ".join(modules)}; print({", ".join(shown)})"'
 
 
 def _canonical(name: str) -> str:
     name = name.lower().replace("_", "-")
     return _ALIASES.get(name, name)
-
-
-def _default_expression(name: str) -> tuple[str, str]:
-    module = name.replace("-", "_")
-    return module, f"{module}.__version__"

@@ -79,15 +79,18 @@ def _history_problem(
 
 
 def _distance(a: str, b: str) -> int:
-    """Levenshtein distance (insert, delete, substitute), for short keys."""
+    """Edits between short keys (insert, delete, substitute, swap two neighbours), each 1:
+    `max_grad_nrom` is one slip of the fingers from `max_grad_norm`, not two."""
+    before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, char_a in enumerate(a, 1):
         current = [i]
         for j, char_b in enumerate(b, 1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
-            )
-        previous = current
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b))
+            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, previous = previous, current
     return previous[-1]
 
 

@@ -1,4 +1,5 @@
-"""Checks that need the model's own config.json: LoRA targets and the context length.
+"""Checks that need the model's own config.json: LoRA targets, the context length, and the
+tensor-parallel size vLLM accepts for the model's heads.
 
 The model comes from a config.json checked in the same run, or from a model
 id in the config (`model_name_or_path`, `base_model`, `model`) that matches a
@@ -12,6 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainwreck.errors import EvidenceError
+from trainwreck.memory.tensor_parallel import (
+    VLLM_HEADS_CHECK_URL,
+    legal_sizes,
+    tensor_parallel_problem,
+)
 from trainwreck.verify.contradictions import _REGEX, Found, Run
 
 if TYPE_CHECKING:  # the memory package (and YAML) load only when a check needs a model
@@ -104,4 +110,25 @@ def context_length(run: Run) -> Iterator[Found]:
                 f"max_model_len {length} exceeds {model.name} max_position_embeddings {limit} "
                 "and no rope_scaling is set",
                 f"max_model_len: {limit}",
+            )
+
+
+def tensor_parallel(run: Run) -> Iterator[Found]:
+    """A vLLM tensor_parallel_size the model's attention / KV heads cannot be split by."""
+    for index, report in enumerate(run.reports):
+        size = run.leaf(index, "tensor_parallel_size")
+        model = _model(run, index) if report.kind == "vllm" and isinstance(size, int) else None
+        heads = model.first(("num_attention_heads", "n_head"), 0) if model else 0
+        if model is None or not isinstance(heads, int) or heads < 1 or size < 1:
+            continue
+        kv_heads = model.get("num_key_value_heads", heads)
+        problem = tensor_parallel_problem(heads, kv_heads, size)
+        if problem is not None:
+            legal = legal_sizes(heads, kv_heads, max(size, 8))
+            yield run.problem(
+                index,
+                "tensor_parallel_size",
+                f"vLLM refuses tensor_parallel_size {size} for {model.name}: {problem} "
+                f"({VLLM_HEADS_CHECK_URL})",
+                f"tensor_parallel_size: one of {', '.join(map(str, legal))}",
             )

@@ -19,6 +19,7 @@ from typing import Any
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.configs import Values, flatten, is_launch_line, joined_commands
 from trainwreck.evidence.configs import parse_argv as _parse_argv
+from trainwreck.evidence.files import SNIFF_BYTES, looks_binary
 from trainwreck.evidence.structured import load_json, load_toml, load_yaml
 from trainwreck.limits import MAX_CONFIG_BYTES, MIB, LimitExceeded, special_file
 from trainwreck.redact import redact
@@ -44,6 +45,7 @@ class Document:
         """The first line that spells the key's last component (1-based)."""
         leaf = key.rsplit(".", 1)[-1]
         spellings = {leaf, leaf.replace("_", "-")}
+        spellings |= {f"--{spelling}" for spelling in spellings}  # a launch command's flag
         for number, line in enumerate(self.text.splitlines(), 1):
             if any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", line) for s in spellings):
                 return number
@@ -166,4 +168,6 @@ def read_file(path: str) -> Document:
         raise ConfigSyntaxError(
             f"{redact(path)}: larger than {MAX_CONFIG_BYTES // MIB} MiB; not a config"
         )
+    if looks_binary(raw[:SNIFF_BYTES]):
+        raise ConfigSyntaxError(f"{redact(path)}: a binary file (not text), so not a config")
     return read_text(path, raw.decode("utf-8", errors="replace"))

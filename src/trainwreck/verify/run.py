@@ -27,6 +27,7 @@ RULES: tuple[Callable[[Run], Iterable[Found]], ...] = (
     contradictions.zero3_device_map,
     model_checks.lora_targets,
     model_checks.context_length,
+    model_checks.tensor_parallel,
     model_config.misspelled_keys,
     model_config.head_arithmetic,
     model_config.rope_type,

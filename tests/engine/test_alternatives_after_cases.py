@@ -1,0 +1,27 @@
+"""A confirmed case that takes the top leaves no unrelated, evidence-free alternative beside it.
+
+Observed with the auditor (rule a) on a report generated from a real record: a
+case hypothesis (dependency_conflict) led, and four OOM pages retrieved by the
+symptoms alone, kept for the page it displaced, were listed as its alternatives.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from pathlib import Path
+
+from trainwreck.kb.cases import diagnose_unseen
+
+RECORD = "transformers-modernbert-model-type-unrecognized-145"
+
+
+def test_alternatives_are_filtered_against_the_final_top(tmp_path: Path) -> None:
+    text = files("trainwreck.cases").joinpath("data/bundled.jsonl").read_text(encoding="utf-8")
+    record = next(r for r in map(json.loads, text.splitlines()) if r["id"] == RECORD)
+    log = tmp_path / "train.log"
+    log.write_text(record["evidence"], encoding="utf-8")
+    diagnosis = diagnose_unseen((log,), record["symptoms"], (record["source"], RECORD), None)
+    top, *alternatives = diagnosis.hypotheses
+    assert top.id.startswith("case:") and top.grounded
+    assert [h.id for h in alternatives if not h.evidence and h.category != top.category] == []
