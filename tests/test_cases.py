@@ -27,6 +27,7 @@ from trainwreck.report.audit.ranking import alternatives_supported, hypotheses_i
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = find_cases(CASES_DIR)
 KB_VERSION_MARK = "<kb-version>"
+SCREEN_LINES = 60  # issue 18: the default report fits one screen
 
 
 @cache
@@ -60,6 +61,12 @@ def test_case_json_follows_the_contract(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_short_report_fits_one_screen(case: Case) -> None:
+    """The default Markdown report (issue 18: the top answer on one screen)."""
+    assert len(render(diagnosed(case), "markdown").splitlines()) <= SCREEN_LINES
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_golden_renders(case: Case, update_golden: bool) -> None:
     diagnosis = diagnosed(case)
     for fmt, name in (("markdown", "expected.md"), ("json", "expected.json")):
@@ -69,7 +76,9 @@ def test_case_golden_renders(case: Case, update_golden: bool) -> None:
         rendered = re.sub(
             rf"[^\s`'\"]*/tests/cases/{re.escape(case.path.name)}",
             f"tests/cases/{case.path.name}",
-            render(diagnosis, fmt).replace(diagnosis.tool.kb_version, KB_VERSION_MARK),  # type: ignore[arg-type]
+            # `full`: the golden Markdown is the full report, so it also shows `--full`
+            # keeps everything the report said before the short default.
+            render(diagnosis, fmt, full=True).replace(diagnosis.tool.kb_version, KB_VERSION_MARK),  # type: ignore[arg-type]
         )
         golden = case.path / name
         if update_golden:

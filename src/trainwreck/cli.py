@@ -90,6 +90,13 @@ def cli() -> None:
     show_default=True,
     help="Report format.",
 )
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Markdown: every section (mechanism, arithmetic, each alternative's check, similar "
+    "failures, prevention, warnings). Without it the top answer fits one screen. "
+    "JSON and HTML always carry everything.",
+)
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of stdout.")
 @click.option(
     "--script",
@@ -117,6 +124,7 @@ def diagnose(
     env_files: tuple[str, ...],
     model_config_files: tuple[str, ...],
     fmt: str,
+    full: bool,
     output: str | None,
     script_path: str | None,
     patch_dir: str | None,
@@ -128,6 +136,7 @@ def diagnose(
     \b
     Examples:
       trainwreck diagnose train.log
+      trainwreck diagnose train.log --full
       trainwreck diagnose runs/llama-qlora-0412/
       python train.py 2>&1 | trainwreck diagnose -
       trainwreck diagnose rank*.log --symptoms "hangs after ~2h on 16 GPUs"
@@ -171,7 +180,7 @@ def diagnose(
             from trainwreck.analyzers.curves import per_table
 
             figures = draw_figures(per_table(evidence), diagnosis.findings)
-    report = render(diagnosis, fmt, figures)  # type: ignore[arg-type]
+    report = render(diagnosis, fmt, figures, full=full)  # type: ignore[arg-type]
     emit(report, output, markdown=fmt == "markdown", inputs=inputs)
     if script_path:
         _write_script(diagnosis, Path(script_path), force, inputs)

@@ -58,7 +58,7 @@ def test_a_close_case_no_shown_page_covers_becomes_a_hypothesis_in_score_order()
 
 def test_reports_list_similar_failures_with_links_and_json_fits_the_schema() -> None:
     found = diagnose([str(CASE / "train.log")], cases=load_memory(exclude=(SOURCE,)))
-    markdown = render(found, "markdown")
+    markdown = render(found, "markdown", full=True)
     assert "### Similar Confirmed Failures" in markdown
     assert "(https://github.com/" in markdown.split("### Similar Confirmed Failures")[1]
     assert "Similar Confirmed Failures" in render(found, "html")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainwreck.context import build
+from trainwreck.context.frameworks import without_torch
 from trainwreck.evidence.collect import collect
 
 CASES = Path(__file__).parent.parent / "cases"
@@ -45,3 +46,16 @@ def test_a_cuda_oom_run_is_on_cuda() -> None:
 def test_nccl_is_seen_inside_process_group_names() -> None:
     """This log names NCCL only inside `ProcessGroupNCCL.cpp` and `WorkNCCL(...)`."""
     assert "nccl" in _context_of("automodel-ckpt-barrier-timeout-1038").frameworks
+
+
+def test_an_xla_python_client_error_is_a_jax_run() -> None:
+    """jaxlib's XLA client prints from xla/python/ (jax-ml/jax#788): a JAX run, not torch."""
+    context = _context_of("jax-preallocation-off-oom-788")
+    assert "jax" in context.frameworks
+    assert without_torch(context.frameworks)
+
+
+def test_without_torch_needs_another_stack_and_no_torch() -> None:
+    assert without_torch({"jax": "x"})
+    assert not without_torch({"jax": "x", "pytorch": "y"})
+    assert not without_torch({})  # nothing seen: torch may well be there

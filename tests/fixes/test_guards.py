@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import torch
 
+from trainwreck.context.frameworks import without_torch
 from trainwreck.fixes.guards import TEMPLATES, render, resolve
 from trainwreck.kb import load
 from trainwreck.kb.cases import diagnose_case, find_cases
@@ -80,9 +81,17 @@ def test_evidence_fills_a_threshold_and_a_missing_value_keeps_the_default() -> N
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
-def test_every_real_case_carries_two_coded_guards_with_a_source(case: Any) -> None:
-    coded = [p for p in diagnose_case(case).prevention if p.code]
-    assert len(coded) >= 2
+def test_every_real_case_carries_a_coded_guard_with_a_source(case: Any) -> None:
+    """At least one: a page's second guard on the same template at another threshold is
+    the same guard, shown once (issue 18), and only shown pages top it up. A run that
+    shows JAX and no torch gets no torch code (its page's guards may then have none)."""
+    diagnosis = diagnose_case(case)
+    coded = [p for p in diagnosis.prevention if p.code]
+    if without_torch(diagnosis.context.frameworks):
+        assert diagnosis.prevention
+        assert not [p for p in coded if "import torch" in (p.code or "")]
+    else:
+        assert coded
     for prevention in coded:
         assert re.search(r"\d", prevention.threshold)
         assert prevention.source and prevention.source.startswith("https://")

@@ -1,5 +1,6 @@
 """Real reports for the auditor: the case suite's, and ones generated from the case memory.
 
+The Markdown is the full report (`--full`): the short default shows a subset of it.
 A generated report is the pipeline run on a bundled record's evidence (written to
 a log file) and symptoms, with the record itself left out of the case memory,
 so each one is a report on a real failure the tool has not seen.
@@ -41,7 +42,7 @@ def sample(all_records: list[dict[str, object]], size: int) -> list[dict[str, ob
 def case_report(name: str) -> tuple[Diagnosis, str]:
     """A tests/cases report, diagnosed as a new failure, and its Markdown."""
     diagnosis = diagnose_case(load_case(CASES_DIR / name))
-    return diagnosis, render(diagnosis, "markdown")
+    return diagnosis, render(diagnosis, "markdown", full=True)
 
 
 def generated_report(record: dict[str, object], folder: Path) -> tuple[Diagnosis, str]:
@@ -51,7 +52,7 @@ def generated_report(record: dict[str, object], folder: Path) -> tuple[Diagnosis
     symptoms = record.get("symptoms")
     own = (str(record["source"]), str(record["id"]))
     diagnosis = diagnose_unseen((log,), str(symptoms) if symptoms else None, own, None)
-    return diagnosis, render(diagnosis, "markdown")
+    return diagnosis, render(diagnosis, "markdown", full=True)
 
 
 def _all_reports(folder: Path) -> Iterator[tuple[str, Diagnosis, str]]:

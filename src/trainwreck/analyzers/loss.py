@@ -28,6 +28,7 @@ _JUDGED = ("loss", "grad_norm")
 _STEP = re.compile(r"(?:'step'|\b(?:step|iteration|current_steps))['\"]?\s*[:=]?\s*(\d+)")
 KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
 _MIN_POINTS_FOR_DIVERGENCE = 8
+FIRST_STEP = 0  # the loss of the model as loaded: logged before the first optimizer step
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,27 @@ def _non_finite(metric: str, points: list[Point]) -> Finding | None:
         summary=summary,
         evidence=(_ref(bad),),
         values={"step": bad.step, "last_finite": before[-1].value if before else None},
+    )
+
+
+def _non_finite_before_update(points: list[Point]) -> Finding | None:
+    """The first logged loss, at step 0, already non-finite: no optimizer step had run.
+
+    Step 0 is the model as loaded, so the learning rate cannot have caused it;
+    the forward pass did (the data, the initial weights, the loss's numerics).
+    """
+    first = points[0] if points else None
+    if first is None or first.step != FIRST_STEP or math.isfinite(first.value):
+        return None
+    return Finding(
+        id="loss.non_finite_before_update",
+        title="loss was non-finite at step 0, before any optimizer step",
+        category="nan_inf",
+        summary=f"the first logged loss, at step {FIRST_STEP}, is {first.value}: no update had "
+        "run, so the forward pass made it (the data, the weights as loaded or the loss's "
+        "numerics), not the learning rate",
+        evidence=(_ref(first),),
+        values={"step": first.step},
     )
 
 
@@ -128,9 +150,11 @@ def _diverged(points: list[Point]) -> Finding | None:
 
 
 def analyze(evidence: Evidence) -> list[Finding]:
-    """Non-finite loss/grad-norm and a sustained loss rise."""
+    """Non-finite loss/grad-norm (and one before any update) and a sustained loss rise."""
     found = {metric: series(evidence.lines, metric) for metric in _JUDGED}
     findings = [f for metric, points in found.items() if (f := _non_finite(metric, points))]
+    if (before_update := _non_finite_before_update(found["loss"])) is not None:
+        findings.append(before_update)
     if (finding := _diverged(found["loss"])) is not None:
         findings.append(finding)
     return findings

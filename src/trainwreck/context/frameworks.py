@@ -10,7 +10,7 @@ or its name (or an API only it has) in a log line, the user's code or descriptio
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from packaging.utils import canonicalize_name
 
@@ -36,7 +36,10 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     ),
     "flash-attn": re.compile(r"flash[_-]attn|flash_attention_2|FlashAttention", re.I),
     "lightning": re.compile(r"lightning|LightningModule|\bpl\.Trainer", re.I),
-    "jax": re.compile(r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError"),
+    # xla/python (xla_extension) is jaxlib's XLA client: the path its C++ errors print from
+    "jax": re.compile(
+        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension"
+    ),
     # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
     "nccl": re.compile(r"nccl", re.I),
     "cuda": re.compile(r"\bcuda\b|\bcudnn\b|\bcublas\b|nvidia-smi|\bnvcc\b", re.I),
@@ -91,6 +94,8 @@ def distribution(framework: str) -> str | None:
     )
 
 
+# Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen.
+NOT_TORCH = frozenset({"jax"})
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
     r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers",
@@ -133,3 +138,9 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
     for texts in (config_texts, line_texts, exception_texts, code_texts, symptom_texts):
         _first_mention(texts, found)
     return found
+
+
+def without_torch(frameworks: Collection[str]) -> bool:
+    """Whether the run shows a stack that is not torch (JAX) and never torch itself."""
+    seen = set(frameworks)
+    return bool(seen & NOT_TORCH) and "pytorch" not in seen

@@ -13,6 +13,7 @@ from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.effective_batch import accumulation_change
 from trainwreck.fixes.fit_plan import BUDGET_FINDINGS, alone_note, plan_fix
 from trainwreck.fixes.guards import guard_prevention
+from trainwreck.fixes.owners import code_wrong_for_run, for_another_stack
 from trainwreck.fixes.scripts import verification_for
 from trainwreck.fixes.snippets import snippets_for
 from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
@@ -37,6 +38,9 @@ from trainwreck.model import (
 
 MAX_HYPOTHESES = 5
 MAX_EVIDENCE = 5
+# The KB's weight scale: a message restated weighs 0.3 and up; below that a hit is
+# context that makes a page possible (a setting, a library frame), not evidence of it.
+CONTEXT_WEIGHT = 0.25
 
 
 def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
@@ -90,7 +94,11 @@ def _keep_effective_batch(fix: Fix, evidence: Evidence) -> tuple[Fix, list[str]]
 
 
 def _fixes(
-    pattern: Pattern, values: dict[str, Scalar], evidence: Evidence, findings: tuple[Finding, ...]
+    pattern: Pattern,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    findings: tuple[Finding, ...],
+    context: RunContext,
 ) -> tuple[list[Fix], list[str]]:
     """The page's fixes filled in, a verified one first; a fitting plan from the memory
     arithmetic leads them when the page is explained by that budget."""
@@ -99,14 +107,16 @@ def _fixes(
     for recipe in pattern.fixes:
         if held.intersection(recipe.unless) or (recipe.when and not held.intersection(recipe.when)):
             continue  # advice this run's findings contradict, or that needs one it lacks
-        fix, fix_warnings = concrete_fix(recipe, values, evidence)
+        if for_another_stack(recipe, context):
+            continue
+        fix, fix_warnings = concrete_fix(recipe, values, evidence, context)
         fixes.append(fix)
         warnings.extend(fix_warnings)
     fixes.sort(key=lambda fix: not keys_verified(fix, evidence))  # lead with a verified fix
     if any(sig.finding in BUDGET_FINDINGS for sig in pattern.signatures):
         fixes = [alone_note(fix, findings) for fix in fixes]
         if (plan := plan_fix(findings, evidence)) is not None:
-            fix, fix_warnings = concrete_fix(plan, values, evidence)
+            fix, fix_warnings = concrete_fix(plan, values, evidence, context)
             fixes.insert(0, fix)
             warnings.extend(fix_warnings)
     kept = []
@@ -128,7 +138,7 @@ def to_hypothesis(
     pattern = candidate.pattern
     values = _values(candidate, evidence)
     confidence, why = calibrate(candidate, runner_up)
-    fixes, warnings = _fixes(pattern, values, evidence, findings)
+    fixes, warnings = _fixes(pattern, values, evidence, findings, context)
     citations = tuple(
         Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail) for c in pattern.citations
     )
@@ -159,18 +169,35 @@ def to_hypothesis(
     return hypothesis, warnings
 
 
-def _prevention(kb: KnowledgeBase, top: Hypothesis | None) -> tuple[Prevention, ...]:
-    """The top pattern's guards, topped up from its category so there are at least two."""
-    if top is None:
+def _prevention(
+    kb: KnowledgeBase, hypotheses: list[Hypothesis], context: RunContext
+) -> tuple[Prevention, ...]:
+    """The top page's guards, topped up to two from the shown pages of its class.
+
+    Only pages the evidence put in the report: topping up from any page of the
+    class gave every ungrounded crash the first crash page's `retain_graph` guard.
+    A guard whose code template an earlier one filled is that guard at another
+    threshold, so only the first (the top page's) is kept; a JAX run gets a
+    guard's advice without its torch code (issue 18).
+    """
+    if not hypotheses:
         return ()
-    own = kb.get(top.id)
-    sources = [own] if own else []
-    sources += [p for p in kb.patterns if p.category == top.category and p is not own]
+    top = hypotheses[0]
+    pages = [kb.get(h.id) for h in hypotheses if h is top or h.category == top.category]
     guards: list[Prevention] = []
-    for pattern in sources:
-        if len(guards) >= 2:
-            break
-        guards += [guard_prevention(g, pattern.id, top.values) for g in pattern.prevention]
+    seen: set[str] = set()
+    for pattern in pages:
+        if pattern is None or len(guards) >= 2:
+            continue
+        for guard in pattern.prevention:
+            key = guard.code.template if guard.code else guard.guard
+            if key in seen:
+                continue
+            seen.add(key)
+            prevention = guard_prevention(guard, pattern.id, top.values)
+            if code_wrong_for_run(prevention.code or "", context):  # the advice, not the code
+                prevention = prevention.model_copy(update={"code": None, "source": None})
+            guards.append(prevention)
     return tuple(guards)
 
 
@@ -187,13 +214,25 @@ def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
     """The top candidate and the alternatives worth showing beside it.
 
     An alternative has log evidence of its own or shares the top one's failure
-    class; a symptom-only page of another class is noise, not an alternative.
+    class; a symptom-only or context-only page of another class is noise, not an
+    alternative.
     """
     if not ranked:
         return []
     top_class = _category(ranked[0].pattern, context)
-    rest = [c for c in ranked[1:] if c.log_backed or _category(c.pattern, context) == top_class]
+    rest = [c for c in ranked[1:] if _own_evidence(c) or _category(c.pattern, context) == top_class]
     return [ranked[0], *rest][:MAX_HYPOTHESES]
+
+
+def _own_evidence(candidate: Candidate) -> bool:
+    """Whether a log hit points at the page itself, not only at the run's setting.
+
+    A hit at or below CONTEXT_WEIGHT is context (`--fp16`, a frame inside a
+    library): it made clip-grad and scheduler-order pages alternatives in an OOM
+    report (issue 18).
+    """
+    hits = candidate.match.hits if candidate.match else ()
+    return any(hit.signature.weight > CONTEXT_WEIGHT for hit in hits)
 
 
 def _supported(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
@@ -249,7 +288,7 @@ def build(
         questions=questions,
         arithmetic=tuple(f.arithmetic for f in findings if f.arithmetic is not None),
         findings=findings,
-        prevention=_prevention(kb, hypotheses[0] if hypotheses else None),
+        prevention=_prevention(kb, hypotheses, context),
         snippets=snippets_for(findings),
         warnings=tuple(warnings),
         inputs=evidence.files,

@@ -19,18 +19,23 @@ def rank_candidates(
     findings: tuple[Finding, ...],
     context: RunContext,
 ) -> list[Candidate]:
-    """Every supported pattern, scored in the run's context and ordered best first."""
+    """Every supported pattern, scored in the run's context and ordered best first.
+
+    A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms.
+    """
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
     relevance: dict[str, float] = {}
     if evidence.symptoms:
         relevance = {
             hit.pattern.id: hit.score for hit in search(kb, evidence.symptoms, SYMPTOM_HITS)
         }
+    found = {finding.id for finding in findings}
     candidates = [
         score_candidate(
             pattern, matches.get(pattern.id), relevance.get(pattern.id, 0.0), evidence, context
         )
         for pattern in kb.patterns
-        if pattern.id in matches or pattern.id in relevance
+        if (pattern.id in matches or pattern.id in relevance)
+        and not found.intersection(pattern.ruled_out_by)
     ]
     return order([c for c in candidates if c is not None])

@@ -7,6 +7,8 @@ and capped at Low confidence.
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from trainwreck.context.stated import exception_class
 from trainwreck.model import (
     Category,
@@ -19,11 +21,25 @@ from trainwreck.model import (
 )
 
 
+def _raised_by(exc: ExceptionRecord) -> str:
+    """Who raised it: the innermost frame's library, or the user's own code.
+
+    A DataLoader worker re-raises the user's `__getitem__` error from inside torch;
+    the innermost frame of the worker's traceback is the user's line (issue 18).
+    """
+    if not exc.frames:
+        return ""
+    innermost = exc.frames[-1]
+    if innermost.library:
+        return f" raised inside {innermost.library}"
+    place = f"{PurePath(innermost.file).name}:{innermost.line}, {innermost.function}"
+    return f" raised in your code ({place})"
+
+
 def _from_exception(exc: ExceptionRecord) -> Hypothesis:
     frame = exc.user_frame or (exc.frames[-1] if exc.frames else None)
     where = f" at {frame.file}:{frame.line} in {frame.function}" if frame else ""
-    raiser = next((f.library for f in reversed(exc.frames) if f.library), None)
-    by = f" raised inside {raiser}" if raiser else ""
+    by = _raised_by(exc)
     first_line = exc.message.splitlines()[0] if exc.message else ""
     return Hypothesis(
         id=f"ungrounded-{exception_class(exc)}",

@@ -15,6 +15,7 @@ top answers:
 
 from __future__ import annotations
 
+from trainwreck.context.frameworks import NOT_TORCH, without_torch
 from trainwreck.engine.match import Match
 from trainwreck.kb.schema import Pattern
 from trainwreck.model import Category, RunContext
@@ -25,8 +26,6 @@ SPECIFIC_WEIGHT = 0.8
 # A code detector's finding names the cause in the user's own code, file:line: as direct
 # as the error message itself, so a strong one counts as specific.
 CODE_FINDING = "code."
-# Runs on these frameworks alone do not run torch, so torch pages need torch in evidence.
-NOT_TORCH = frozenset({"jax"})
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
@@ -65,8 +64,7 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     seen = set(context.frameworks)
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
-    non_torch_run = bool(seen & NOT_TORCH) and "pytorch" not in seen
-    if non_torch_run and not set(pattern.frameworks) & NOT_TORCH:
+    if without_torch(seen) and not set(pattern.frameworks) & NOT_TORCH:
         return ("pytorch",)
     return ()
 

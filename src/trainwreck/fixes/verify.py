@@ -18,9 +18,10 @@ from packaging.version import InvalidVersion, Version
 
 from trainwreck.fixes.compare import denoted
 from trainwreck.fixes.consistency import expected_direction, pointless
+from trainwreck.fixes.owners import code_wrong_for_run, concerns, wrong_for_run
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
-from trainwreck.model import Change, Evidence, Fix, Scalar
+from trainwreck.model import Change, Evidence, Fix, RunContext, Scalar
 
 _TEMPLATE = re.compile(r"\{(\w+)\}")
 # A parenthesis (with the space before it) that holds at least one template.
@@ -231,7 +232,10 @@ def _concrete_change(
 
 
 def concrete_fix(
-    fix: PatternFix, values: dict[str, Scalar], evidence: Evidence
+    fix: PatternFix,
+    values: dict[str, Scalar],
+    evidence: Evidence,
+    context: RunContext | None = None,
 ) -> tuple[Fix, list[str]]:
     """The fix with values filled in, and a warning per key the user's version lacks.
 
@@ -239,16 +243,30 @@ def concrete_fix(
     version (the evidence's, else the newest known); a change to the value that
     version already defaults to is no fix and is dropped. A key that version knows
     under another name (renamed before or after it) is emitted under that name.
+    With the run's `context`, a change or command for another stack is left out
+    and a warning about a framework the run does not show is not given (`owners`).
     """
     warnings: list[str] = []
     versions = framework_versions(evidence)
-    filled = [_concrete_change(c, values, evidence, versions, warnings) for c in fix.changes]
+    filled: list[tuple[Change, bool]] = []
+    for change in fix.changes:
+        if context is not None and wrong_for_run(change.path, context):
+            continue
+        concerned = context is None or concerns(change.path, context)
+        change_warnings: list[str] = []
+        concrete = _concrete_change(change, values, evidence, versions, change_warnings)
+        if concerned:
+            warnings.extend(w for w in change_warnings if w not in warnings)
+        if concrete is not None:
+            filled.append(concrete)
     commands = tuple(
-        cmd for cmd in (_fill(c, values) for c in fix.commands) if isinstance(cmd, str)
+        cmd
+        for cmd in (_fill(c, values) for c in fix.commands)
+        if isinstance(cmd, str) and (context is None or not code_wrong_for_run(cmd, context))
     )
     return Fix(
         action=fill_text(fix.action, values),
-        changes=_listed_once([entry for entry in filled if entry is not None]),
+        changes=_listed_once(filled),
         commands=commands,
         cost=fix.cost,
         destructive=fix.destructive,

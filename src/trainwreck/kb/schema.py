@@ -215,6 +215,9 @@ class Pattern(Strict):
     requires: tuple[Framework, ...] = ()
     signatures: tuple[Signature, ...] = Field(min_length=1)
     excludes: tuple[str, ...] = ()
+    # Analyzer findings that contradict the page's mechanism (a NaN before any optimizer
+    # step rules out "the update was too large"): any one removes the page.
+    ruled_out_by: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     root_cause: str
     mechanism: str

@@ -41,7 +41,8 @@ def diagnose_failure(
     logs: str | None = None,
     paths: Sequence[str] | None = None,
 ) -> Answer:
-    """The CLI's diagnosis of the same evidence: its Markdown and its `--format json`."""
+    """The CLI's diagnosis of the same evidence: its `--full` Markdown (an agent reads every
+    section, not one screen) and its `--format json`."""
     from trainwreck.report import to_json, to_markdown
 
     diagnosis = _diagnose(policy, symptoms, logs, paths)

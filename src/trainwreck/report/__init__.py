@@ -16,12 +16,17 @@ from trainwreck.report.json import to_json
 if TYPE_CHECKING:
     from trainwreck.report.html import to_html
     from trainwreck.report.markdown import to_markdown
+    from trainwreck.report.short import to_short_markdown
 
 Format = Literal["markdown", "json", "html"]
 
-__all__ = ["Figures", "Format", "render", "to_html", "to_json", "to_markdown"]
-# The text renderers share the section builder; a JSON run imports neither.
-_TEXT_RENDERERS = {"to_html": "trainwreck.report.html", "to_markdown": "trainwreck.report.markdown"}
+__all__ = ["Figures", "Format", "render", "to_html", "to_json", "to_markdown", "to_short_markdown"]
+# The text renderers share the section builder; a JSON run imports none of them.
+_TEXT_RENDERERS = {
+    "to_html": "trainwreck.report.html",
+    "to_markdown": "trainwreck.report.markdown",
+    "to_short_markdown": "trainwreck.report.short",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -30,13 +35,23 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def render(diagnosis: Diagnosis, fmt: Format, figures: Figures | None = None) -> str:
-    """The report for `diagnosis` in format `fmt`; only HTML shows `figures` (curve charts)."""
+def render(
+    diagnosis: Diagnosis, fmt: Format, figures: Figures | None = None, *, full: bool = False
+) -> str:
+    """The report for `diagnosis` in format `fmt`; only HTML shows `figures` (curve charts).
+
+    Markdown is the short report (the top answer on one screen) unless `full`;
+    JSON and HTML always carry everything.
+    """
     match fmt:
-        case "markdown":
+        case "markdown" if full:
             from trainwreck.report.markdown import to_markdown
 
             return to_markdown(diagnosis)
+        case "markdown":
+            from trainwreck.report.short import to_short_markdown
+
+            return to_short_markdown(diagnosis)
         case "json":
             return to_json(diagnosis)
         case "html":

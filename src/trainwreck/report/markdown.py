@@ -11,7 +11,7 @@ import re
 from textwrap import indent
 
 from trainwreck.fixes.formats.languages import by_language
-from trainwreck.model import Diagnosis
+from trainwreck.model import ConfigBlock, Diagnosis
 from trainwreck.redact import redact
 from trainwreck.report.sections import (
     CONFIG_LABELS,
@@ -35,10 +35,10 @@ _BACKTICKS = re.compile(r"`+")
 
 
 def to_markdown(diagnosis: Diagnosis) -> str:
-    """Render a Diagnosis as Markdown; secrets are redacted again on the way out."""
+    """The full Markdown report: every section (`--full`; the MCP server's answer)."""
     report = build(diagnosis)
     if report.primary is None:
-        lines = _nothing_matched(report)
+        lines = nothing_matched(report)
     else:
         lines = [
             *_undecided(report),
@@ -52,8 +52,12 @@ def to_markdown(diagnosis: Diagnosis) -> str:
             *_snippets(report),
             *_list_section("### Warnings", report.warnings),
         ]
-    lines += ["---", f"*{report.footer}*"]
-    return redact("\n".join(lines) + "\n")
+    return finish(lines, report)
+
+
+def finish(lines: list[str], report: Report) -> str:
+    """The report's text with its footer; secrets are redacted again on the way out."""
+    return redact("\n".join([*lines, "---", f"*{report.footer}*"]) + "\n")
 
 
 def code(text: str) -> str:
@@ -71,12 +75,12 @@ def fenced(text: str, language: str = "") -> list[str]:
     return [f"{fence}{language}", text, fence]
 
 
-def _refs(refs: tuple[Ref, ...]) -> str:
+def refs_text(refs: tuple[Ref, ...]) -> str:
     return " ".join(f"[{r.text}]({r.url})" if r.url else f"[{r.text}]" for r in refs)
 
 
 def _claim(claim: Claim) -> str:
-    return f"{claim.text} {_refs(claim.refs)}"
+    return f"{claim.text} {refs_text(claim.refs)}"
 
 
 def _diagnosis(report: Report, primary: Primary) -> list[str]:
@@ -85,12 +89,12 @@ def _diagnosis(report: Report, primary: Primary) -> list[str]:
     if primary.mechanism is not None:
         lines += [f"**Mechanism:** {_claim(primary.mechanism)}", ""]
     lines += [f"**Confidence:** {primary.confidence}", ""]
-    lines += [f"**Version:** {_versions(primary.versions)}", "", "**Evidence:**", ""]
+    lines += [f"**Version:** {versions_text(primary.versions)}", "", "**Evidence:**", ""]
     lines += [f"- {code(q.location)} {code(q.text)}" for q in primary.evidence] or ["- none quoted"]
     return [*lines, "", *_setup(report), ""]
 
 
-def _versions(versions: Versions) -> str:
+def versions_text(versions: Versions) -> str:
     known = ", ".join(f"{name} {code(version)}" for name, version in versions.known)
     if versions.command is None:
         return known
@@ -105,7 +109,7 @@ def _setup(report: Report) -> list[str]:
 def _fix(primary: Primary) -> list[str]:
     lines = ["### Fix", ""]
     for number, step in enumerate(primary.fixes, start=1):
-        lines += _fix_step(number, step)
+        lines += fix_step(number, step)
     return lines + _verify(primary.verification)
 
 
@@ -127,7 +131,7 @@ def _verify(verify: Verify | None) -> list[str]:
     ]
 
 
-def _fix_step(number: int, step: FixStep) -> list[str]:
+def fix_step(number: int, step: FixStep) -> list[str]:
     lines = [f"{number}. {_claim(step.action)} ({step.cost})"]
     for change in step.changes:
         line = f"   - {code(change.path)}: {code(change.before)} → {code(change.after)}"
@@ -140,7 +144,7 @@ def _fix_step(number: int, step: FixStep) -> list[str]:
     return [*lines, ""]
 
 
-_CONFIG_LANGUAGES = {
+CONFIG_LANGUAGES = {
     "yaml": "diff",
     "json": "diff",
     "command": "bash",
@@ -156,14 +160,18 @@ def _config(primary: Primary) -> list[str]:
         return []
     lines = ["### Consolidated Config", ""]
     for block in primary.config:
-        if block.source:
-            lines.append(f"{code(block.source)} ({PATCH_HINT}):")
-        else:
-            lines.append(f"{CONFIG_LABELS[block.format]}:")
-        lines += ["", *fenced(block.text, _CONFIG_LANGUAGES[block.format]), ""]
+        lines.append(block_heading(block))
+        lines += ["", *fenced(block.text, CONFIG_LANGUAGES[block.format]), ""]
         lines += [f"- {code(note)}" for note in block.notes]
         lines += [""] if block.notes else []
     return lines
+
+
+def block_heading(block: ConfigBlock) -> str:
+    """Where a consolidated block goes: the user's file it patches, or what it holds."""
+    if block.source:
+        return f"{code(block.source)} ({PATCH_HINT}):"
+    return f"{CONFIG_LABELS[block.format]}:"
 
 
 def _arithmetic(tables: tuple[Table, ...]) -> list[str]:
@@ -219,7 +227,7 @@ def _prevention(report: Report) -> list[str]:
         return []
     lines = ["### Prevention", ""]
     for g in report.prevention:
-        lines.append(f"- {g.guard} (threshold: {g.threshold}) {_refs(g.refs)}")
+        lines.append(f"- {g.guard} (threshold: {g.threshold}) {refs_text(g.refs)}")
         if g.code:
             block = "\n".join(fenced(g.code.rstrip("\n"), "python"))
             lines += ["", indent(block, "  "), ""]
@@ -245,7 +253,7 @@ def _list_section(heading: str, items: tuple[str, ...]) -> list[str]:
     return [heading, "", *(f"- {item}" for item in items), ""] if items else []
 
 
-def _nothing_matched(report: Report) -> list[str]:
+def nothing_matched(report: Report) -> list[str]:
     """No hypothesis: say so, and show what was read and what could not be."""
     lines = [
         "## Diagnosis",

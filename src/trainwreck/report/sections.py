@@ -50,6 +50,7 @@ UNDECIDED = (
     "Not decided: no hypothesis reached Medium confidence, so the ranking below is a guess. "
     "This evidence would decide between them:"
 )
+ASK = "Ask: "  # starts a question among the undecided items (the rest are evidence to collect)
 NOTHING_MATCHED = (
     "No known failure pattern matched this evidence, so there is no root cause to report."
 )
@@ -335,7 +336,7 @@ def undecided_items(d: Diagnosis) -> tuple[str, ...]:
         return ()
     lines = [UNDECIDED]
     lines += [f"Collect {request.what}: {request.how}" for request in d.next_evidence]
-    lines += [f"Ask: {question}" for question in d.questions]
+    lines += [f"{ASK}{question}" for question in d.questions]
     return tuple(lines)
 
 

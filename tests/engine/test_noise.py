@@ -1,0 +1,79 @@
+"""Alternatives and prevention only where the evidence points (issue 18, "Noise")."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from trainwreck.diagnose import diagnose
+from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
+from trainwreck.engine.match import Hit, Match
+from trainwreck.engine.rank import Candidate
+from trainwreck.kb import load
+from trainwreck.kb.schema import Pattern, Signature
+from trainwreck.model import Diagnosis, RunContext, SourceRef
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "llama-lora-oom"
+REF = SourceRef(source="train.log", line=1, text="x")
+# The example's only line for these pages is `--fp16` in its launch command.
+FP16_ONLY_PAGES = {"clip-grad-norm-nonfinite-error", "lr-scheduler-step-before-optimizer-warning"}
+
+
+@cache
+def example() -> Diagnosis:
+    return diagnose([str(EXAMPLE)])
+
+
+def _candidate(page_id: str, weight: float) -> Candidate:
+    page = load().get(page_id)
+    assert isinstance(page, Pattern)
+    match = Match(page, (Hit(Signature(regex="x", weight=weight), REF),))
+    return Candidate(page, match, (), weight, weight)
+
+
+def test_the_oom_example_has_no_fp16_only_alternatives() -> None:
+    ids = {h.id for h in example().hypotheses}
+    assert "cuda-oom-capacity" in ids
+    assert not ids & FP16_ONLY_PAGES
+
+
+@pytest.mark.parametrize(
+    ("weight", "kept"), [(CONTEXT_WEIGHT - 0.05, False), (CONTEXT_WEIGHT, False), (0.3, True)]
+)
+def test_an_off_class_alternative_needs_a_hit_above_context_weight(
+    weight: float, kept: bool
+) -> None:
+    top = _candidate("cuda-oom-capacity", 0.9)
+    other = _candidate("clip-grad-norm-nonfinite-error", weight)  # nan_inf
+    assert (other in shown([top, other], RunContext())) is kept
+
+
+def test_a_same_class_alternative_needs_no_strong_hit() -> None:
+    top = _candidate("cuda-oom-capacity", 0.9)
+    other = _candidate("cuda-oom-other-process", 0.1)
+    assert other in shown([top, other], RunContext())
+
+
+def test_one_guard_template_is_shown_once() -> None:
+    """The example's page has two guards on one template (thresholds 0.9 and 0.95)."""
+    codes = [p.code for p in example().prevention if p.code]
+    defined = [name for code in codes for name in re.findall(r"^def (\w+)", code, re.M)]
+    assert codes and len(defined) == len(set(defined)), defined
+
+
+def test_an_ungrounded_crash_gets_no_guard_of_an_unrelated_page(tmp_path: Path) -> None:
+    """A KeyError in the user's own script used to get the `retain_graph` guards."""
+    script = tmp_path / "train.py"
+    script.write_text('import json\nconfig = json.loads(\'{"layers": 2}\')\nconfig["hidden"]\n')
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert "KeyError: 'hidden'" in run.stderr
+    log = tmp_path / "crash.log"
+    log.write_text(run.stderr)
+    diagnosis = diagnose([str(log)])
+    assert not diagnosis.hypotheses[0].grounded
+    assert diagnosis.prevention == ()
