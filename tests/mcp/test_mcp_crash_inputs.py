@@ -7,8 +7,13 @@ the SDK client.
 
 from __future__ import annotations
 
+import anyio
+import pytest
 from mcp import ClientSession
 from mcp_session import with_server
+
+from trainwreck.mcp_server.inputs import Policy
+from trainwreck.mcp_server.server import build
 
 BIG_INT = "9" * 400
 TEXTS = {
@@ -36,3 +41,21 @@ def test_check_config_answers_one_line_for_each_crash_input() -> None:
             assert len(text.strip().splitlines()) == 1, (name, text)
     assert "nested deeper than" in answers["json-980-deep"][1]
     assert "nested deeper than" in answers["yaml-recursive-alias"][1]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("search_knowledge", {"query": "CUDA out of memory \udcff"}),
+        ("check_config", {"config": "learning_rate: 2e-5\nlr_\udcff: 1\n"}),
+        ("diagnose_failure", {"logs": "RuntimeError: CUDA error\n", "symptoms": "NaN \ud800"}),
+    ],
+)
+def test_a_lone_surrogate_in_an_argument_is_answered(tool: str, arguments: dict[str, str]) -> None:
+    """Found by the MCP fuzzing pass through the server's call_tool: a lone surrogate (a
+    JSON "\\udcff" escape) crashed the redaction net with UnicodeEncodeError."""
+    server = build(Policy())
+    result = anyio.run(server.call_tool, tool, arguments)
+    text = result.content[0].text
+    assert not result.is_error, text
+    text.encode("utf-8")  # the answer can be sent
