@@ -7,9 +7,12 @@ the SDK client.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import pytest
 from mcp import ClientSession
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_session import with_server
 
 from trainwreck.mcp_server.inputs import Policy
@@ -59,3 +62,24 @@ def test_a_lone_surrogate_in_an_argument_is_answered(tool: str, arguments: dict[
     text = result.content[0].text
     assert not result.is_error, text
     text.encode("utf-8")  # the answer can be sent
+
+
+@pytest.mark.parametrize(
+    ("tool", "argument"),
+    [("estimate_memory", "model"), ("diagnose_failure", "paths"), ("estimate_memory", "")],
+)
+def test_a_name_past_name_max_is_refused_in_one_line(
+    tmp_path: Path, tool: str, argument: str
+) -> None:
+    """Found by the MCP fuzzing pass over stdio (a mutated `model`): a file name past
+    NAME_MAX (255) made Path.exists and Path.is_dir raise ENAMETOOLONG, an internal error."""
+    long = str(tmp_path / ("x" * 300))
+    arguments = {"paths": [long]} if argument == "paths" else {"model": long}
+    if not argument:
+        arguments = {"model": "t step,loss 1," + "x" * 300}  # no path: not under a root
+    server = build(Policy.from_options([str(tmp_path)], online=False))
+    with pytest.raises(ToolError) as raised:  # a refusal: the transport answers isError
+        anyio.run(server.call_tool, tool, arguments)
+    text = str(raised.value)
+    assert len(text.splitlines()) == 1, text
+    assert "internal error" not in text and "a bug in trainwreck" not in text, text
