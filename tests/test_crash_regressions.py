@@ -217,3 +217,12 @@ def test_symlink_loops_in_a_run_directory_are_warnings_and_the_log_is_still_read
     assert [Path(f.path).name for f in found.inputs] == ["train.log"]
     assert any("self" in warning for warning in found.warnings)
     assert found.hypotheses and found.hypotheses[0].category == "oom"
+
+
+def test_a_file_name_with_an_undecodable_byte_is_diagnosed(tmp_path: Path) -> None:
+    """Found by the MCP fuzzing pass: a lone surrogate (here os.fsdecode's for byte 0xff)
+    crashed the redaction pass with UnicodeEncodeError, exit status 3."""
+    log = Path(str(tmp_path) + "/train\udcff.log")
+    log.write_bytes(ERROR_LINES)
+    status, stderr = run_in_process(["diagnose", str(tmp_path), "--format", "json"])
+    assert status == 0 and "internal error" not in stderr, stderr

@@ -14,6 +14,7 @@ import click
 
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import UsageError
+from trainwreck.evidence.files import why_not_read
 from trainwreck.redact import redact
 
 if TYPE_CHECKING:
@@ -332,8 +333,11 @@ def curves(
 
     if "-" in paths:
         raise UsageError("curves reads files and directories, not stdin")
-    if missing := [path for path in paths if not os.path.exists(path)]:
-        raise UsageError(f"{missing[0]}: no such file or directory")
+    for path in paths:
+        try:  # a file in a folder we may not search is unreadable, not missing
+            os.stat(path)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"{path}: {why_not_read(error)}") from None
     if plot_target and not plots_available():
         from trainwreck.curves.plot import PLOTS_MISSING
 

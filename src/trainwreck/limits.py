@@ -59,6 +59,14 @@ MAX_NESTING_DEPTH = 64
 # document multiplies a few hundred aliases into exponential size.
 MAX_YAML_ALIASES = 256
 
+# --- Config checks -------------------------------------------------------------------
+# Unknown keys per document searched for a close spelling (a typo, or a field of
+# another class): each search compares the key with every field of every candidate
+# class, ~10 ms in pure Python, so 9,000 unknown keys took 131 s. TrainingArguments
+# has under 200 fields; a config past this many unknown keys is no config of that class,
+# and the keys past it are still reported, only without a suggestion.
+MAX_TYPO_KEYS = 100
+
 # --- Walks and calls -------------------------------------------------------------------
 # Files per directory walk: a run directory holds tens to hundreds of files (one per
 # rank and checkpoint); 100k tiny files took 56 s and 542 MB.

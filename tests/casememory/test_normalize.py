@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from trainwreck.cases.normalize import words
 
 
@@ -28,3 +30,13 @@ def test_identifiers_with_digits_and_underscores_survive() -> None:
     assert {"sm_121", "bf16", "use_multi_rank_bucket_allreduce"} <= words(
         "sm_121 bf16 use_multi_rank_bucket_allreduce"
     )
+
+
+def test_a_long_run_without_a_slash_is_read_in_linear_time() -> None:
+    """Found by fuzzing MCP over stdio: search_knowledge on a 54k-character query took
+    15 s (the directory pattern was retried at every character of a run). 200k characters,
+    the query limit, used to take minutes."""
+    started = time.perf_counter()
+    assert words("x" * 200_000 + " CUDA") == {"x" * 200_000, "cuda"}
+    assert time.perf_counter() - started < 2
+    assert words(r"at C:\Users\me\train.py, /opt/x/yy.py") == {"train", "yy"}

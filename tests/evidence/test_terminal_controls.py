@@ -129,6 +129,8 @@ def test_each_sequence_family_is_removed(raw: str, shown: str) -> None:
         ("del\x7f", "del\\x7f"),
         ("\u202eevil\u202c", "\\u202eevil\\u202c"),
         ("nul\x00", "nul\\x00"),
+        ("train\udcff.log", "train\\udcff.log"),  # an undecodable byte of a file name
+        ("\ud83d\ude00", "\\ud83d\\ude00"),  # a JSON surrogate pair left unjoined
     ],
 )
 def test_other_controls_are_shown_escaped(raw: str, shown: str) -> None:

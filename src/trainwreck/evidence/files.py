@@ -11,10 +11,10 @@ import gzip
 import lzma
 import os
 import re
+import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO, Literal
 
 from trainwreck.evidence._text import clean
@@ -207,7 +207,7 @@ def walk(path: str) -> Iterator[str | Gap]:
 
 
 def _unlisted_gap(error: OSError) -> Gap:
-    return Gap(source=str(error.filename or "?"), reason=f"cannot list: {_reason(error)}")
+    return Gap(source=str(error.filename or "?"), reason=f"cannot list: {why_not_read(error)}")
 
 
 def sniff(path: str) -> Candidate | Gap:
@@ -223,7 +223,7 @@ def sniff(path: str) -> Candidate | Gap:
         with open_binary(path, packed) as handle:
             head = _read_head(handle)
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
-        return Gap(source=path, reason=f"cannot read: {_reason(error)}")
+        return Gap(source=path, reason=f"cannot read: {why_not_read(error)}")
     if not head:
         return Gap(source=path, reason="empty file")
     if packed is None and (is_event_file(path) or head.startswith(_SQLITE)):
@@ -256,7 +256,8 @@ def _read_head(handle: BinaryIO) -> bytes:
     return b"".join(pieces)
 
 
-def _reason(error: BaseException) -> str:
+def why_not_read(error: BaseException) -> str:
+    """An OS error as a few lower-case words ("permission denied"), else its message."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error) or type(error).__name__
@@ -264,10 +265,11 @@ def _reason(error: BaseException) -> str:
 
 def discover(path: str) -> list[Candidate | Gap]:
     """All readable inputs under one user-given path, or a Gap saying why not."""
-    target = Path(path)
-    if not target.exists():
-        return [Gap(source=path, reason="no such file or directory")]
-    if target.is_dir():
+    try:  # Path.exists raises on a file inside a folder we may not search (EACCES)
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as error:
+        return [Gap(source=path, reason=why_not_read(error))]
+    if stat.S_ISDIR(mode):
         found = [file if isinstance(file, Gap) else sniff(file) for file in walk(path)]
         return found or [
             Gap(source=path, reason=f"the directory has no readable logs: {LOOKED_FOR}")

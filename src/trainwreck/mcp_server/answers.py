@@ -8,9 +8,9 @@ without it; `server.py` wraps each function as a tool. Bad arguments raise
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from trainwreck.errors import TrainwreckError
@@ -248,7 +248,8 @@ def estimate_memory(policy: Policy, model: str, settings: Mapping[str, Any]) -> 
     from trainwreck.memory.gpus import parse_gpus
     from trainwreck.memory.render import as_json, markdown
 
-    if Path(model).expanduser().exists() or model.startswith(("/", ".", "~")):
+    # os.path.exists, not Path.exists: a name past NAME_MAX raises ENAMETOOLONG there
+    if os.path.exists(os.path.expanduser(model)) or model.startswith(("/", ".", "~")):
         model = policy.path(model)
     given = {k: v for k, v in settings.items() if v is not None}
     origins = {k: f"{k}={v!r} (tool argument)" for k, v in given.items()}

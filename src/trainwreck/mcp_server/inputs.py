@@ -55,7 +55,7 @@ class Policy:
                 f"a path of {len(text):,} characters; the limit is {MAX_PATH_CHARS}"
             )
         resolved = self._inside(text, text)
-        if resolved.is_dir():
+        if os.path.isdir(resolved):  # Path.is_dir raises on a name past NAME_MAX
             for below in _walked(str(resolved)):
                 self._inside(below, text)
         return str(resolved)

@@ -29,10 +29,13 @@ SEQUENCE = re.compile(
 )
 # What remains that a terminal would act on: C0 controls but tab and newline, a
 # carriage return not ending a line, DEL, C1 controls, and the bidi embeddings,
-# overrides and isolates (Unicode TR 9; CVE-2021-42574).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+# overrides and isolates (Unicode TR 9; CVE-2021-42574); and lone surrogates (a JSON
+# "\udc80" escape, bytes kept by surrogateescape), which no UTF-8 output can encode.
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]|\r(?!\n)"
+)
 # Every character either pattern can start with: one cheap test for the common case.
-_ANY = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_ANY = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def strip_sequences(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
+from trainwreck.limits import MAX_TYPO_KEYS
 from trainwreck.verify.detect import (
     TRAINING_CLASSES,
     VLLM_CLASSES,
@@ -40,13 +41,14 @@ def _judge(
     strict: bool,
     from_argv: bool,
     cutoff: float,
+    search: bool = True,
 ) -> Problem | None:
     field = cls.get(leaf)
     version = version_of.get(cls.framework, "?")
     if field is None and from_argv and leaf.startswith("no_") and cls.get(leaf[3:]):
         return None  # HfArgumentParser's --no_<flag> sets a bool field to False
     if field is None:
-        found = explain_unknown(leaf, cls, version_of, history_of, strict, cutoff)
+        found = explain_unknown(leaf, cls, version_of, history_of, strict, cutoff, search)
         return replace(found, key=key) if found else None
     problem = deprecated_problem(leaf, cls, version) or check_value(
         key,
@@ -158,7 +160,12 @@ def check_document(
     elif kind == "model-config":  # judged by verify/model_config.py's rules, per top-level key
         use("transformers")
         target_name = f"{document.values.get('model_type')} model config"
-    problems = _run(document, targets, version_of, history, strict, cutoff)
+    problems, unsearched = _run(document, targets, version_of, history, strict, cutoff)
+    if unsearched:
+        notes.append(
+            f"{unsearched:,} unknown keys past the first {MAX_TYPO_KEYS} were not searched for "
+            "a close spelling (reported without a suggestion)"
+        )
     problems += _launcher_problems(document, schema_of, use)
     return FileReport(
         document.path, kind, dict(version_of), target_name, tuple(problems), tuple(notes),
@@ -173,20 +180,26 @@ def _run(
     history: list[tuple[str, str]],
     strict: bool,
     cutoff: float,
-) -> list[Problem]:
+) -> tuple[list[Problem], int]:
+    """The problems of every key, and how many unknown keys went past MAX_TYPO_KEYS."""
     problems: list[Problem] = []
     from_argv = document.launcher is not None
+    unknown = 0
     for key, leaf, cls in targets:
+        unknown += cls.get(leaf) is None
         value = document.values.get(key)
         history_of = (
             history
             if cls.framework not in ("deepspeed", "accelerate")
             else [(cls.framework, cls.name)]
         )
-        found = _judge(key, value, leaf, cls, version_of, history_of, strict, from_argv, cutoff)
+        search = unknown <= MAX_TYPO_KEYS
+        found = _judge(
+            key, value, leaf, cls, version_of, history_of, strict, from_argv, cutoff, search
+        )
         if found is not None:
             problems.append(replace(found, line=document.line_of(key)))
-    return problems
+    return problems, max(0, unknown - MAX_TYPO_KEYS)
 
 
 def _launcher_problems(

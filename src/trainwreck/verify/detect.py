@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from trainwreck.limits import MAX_TYPO_KEYS
 from trainwreck.verify.model import ClassSchema, Schema
 from trainwreck.verify.read import Document
 
@@ -41,9 +42,9 @@ def _fit(keys: set[str], names: set[str], family: tuple[tuple[str, str], ...] = 
     from trainwreck.verify.keys import owners, typo_of
 
     explained = keys & names
-    for key in keys - names:
+    for index, key in enumerate(sorted(keys - names)):
         old = any(owner in family for owner in owners(key))
-        if old or typo_of(key, names):
+        if old or (index < MAX_TYPO_KEYS and typo_of(key, names)):
             explained.add(key)
     return len(explained) / len(keys)
 

@@ -78,9 +78,13 @@ def _history_problem(
     return None
 
 
-def _distance(a: str, b: str) -> int:
+def _distance(a: str, b: str, limit: int) -> int:
     """Edits between short keys (insert, delete, substitute, swap two neighbours), each 1:
-    `max_grad_nrom` is one slip of the fingers from `max_grad_norm`, not two."""
+    `max_grad_nrom` is one slip of the fingers from `max_grad_norm`, not two.
+
+    Past `limit` the count stops at limit + 1: once two rows in a row exceed it, every
+    later cell does too (a cell builds on the row above or, by a swap, the one before).
+    """
     before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, char_a in enumerate(a, 1):
@@ -90,6 +94,8 @@ def _distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
                 cost = min(cost, before[j - 2] + 1)
             current.append(cost)
+        if min(current) > limit and min(previous) > limit:
+            return limit + 1
         before, previous = previous, current
     return previous[-1]
 
@@ -103,10 +109,23 @@ def typo_of(key: str, names: Iterable[str]) -> str | None:
     """
     bound = max(1, len(key) // 8)
     words = key.count("_")
-    for candidate in difflib.get_close_matches(key, sorted(names), n=5, cutoff=0.6):
-        if candidate.count("_") == words and _distance(key, candidate) <= bound:
+    names = sorted(names)
+    if not any(_within(key, name, words, bound) for name in names):
+        return None  # the common case, without difflib's costly ratios over every field
+    for candidate in difflib.get_close_matches(key, names, n=5, cutoff=0.6):
+        if _within(key, candidate, words, bound):
             return candidate
     return None
+
+
+def _within(key: str, name: str, words: int, bound: int) -> bool:
+    """`name` has as many words as `key` and is at most `bound` edits from it; the length
+    difference, a lower bound of the edits, is checked first because it is cheap."""
+    return (
+        abs(len(name) - len(key)) <= bound
+        and name.count("_") == words
+        and _distance(key, name, bound) <= bound
+    )
 
 
 def _class_label(owner: tuple[str, str]) -> str:
@@ -120,8 +139,10 @@ def explain_unknown(
     history_of: Iterable[tuple[str, str]],
     strict: bool = True,
     cutoff: float = STRICT_CUTOFF,
+    search: bool = True,
 ) -> Problem | None:
-    """A problem for `key`, which `cls` lacks; None when a lenient check has nothing sure."""
+    """A problem for `key`, which `cls` lacks; None when a lenient check has nothing sure.
+    Without `search` (past MAX_TYPO_KEYS) no close spelling is looked for."""
     found = _history_problem(key, cls, history_of, version_of)
     if found is not None:
         return found
@@ -134,7 +155,9 @@ def explain_unknown(
             f"`{key}` is a field of {labels}, not of {cls.framework} {cls.name}",
             f"use {elsewhere[0][1]} (or drop `{key}`)",
         )
-    near = closest(key, cls.names(), cutoff) if strict else typo_of(key, cls.names())
+    near = None
+    if search:
+        near = closest(key, cls.names(), cutoff) if strict else typo_of(key, cls.names())
     version = version_of.get(cls.framework)
     label = f"{cls.framework} {version} {cls.name}" if version else cls.name
     if near is not None:

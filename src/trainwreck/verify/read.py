@@ -14,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from trainwreck.errors import EvidenceError
@@ -23,6 +24,8 @@ from trainwreck.evidence.files import SNIFF_BYTES, looks_binary
 from trainwreck.evidence.structured import load_json, load_toml, load_yaml
 from trainwreck.limits import MAX_CONFIG_BYTES, MIB, LimitExceeded, special_file
 from trainwreck.redact import redact
+
+_WORD = re.compile(r"[\w-]+")  # a key as a line spells it: letters, digits, _ and -
 
 
 class ConfigSyntaxError(EvidenceError):
@@ -42,14 +45,27 @@ class Document:
     positional: list[str] = field(default_factory=list)
 
     def line_of(self, key: str) -> int | None:
-        """The first line that spells the key's last component (1-based)."""
+        """The first line that spells the key's last component (1-based), as a whole word."""
         leaf = key.rsplit(".", 1)[-1]
         spellings = {leaf, leaf.replace("_", "-")}
         spellings |= {f"--{spelling}" for spelling in spellings}  # a launch command's flag
+        if all(_WORD.fullmatch(spelling) for spelling in spellings):
+            found = [self._word_lines[s] for s in spellings if s in self._word_lines]
+            return min(found, default=None)
         for number, line in enumerate(self.text.splitlines(), 1):
             if any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", line) for s in spellings):
                 return number
         return None
+
+    @cached_property
+    def _word_lines(self) -> dict[str, int]:
+        """Each whole word of the text -> its first line: one pass, where a search per key
+        made 9,000 keys quadratic (131 s)."""
+        first: dict[str, int] = {}
+        for number, line in enumerate(self.text.splitlines(), 1):
+            for word in _WORD.findall(line):
+                first.setdefault(word, number)
+        return first
 
 
 def _bounded(path: str, parse: Callable[[str], Any], text: str) -> Any:
