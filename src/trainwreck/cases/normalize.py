@@ -13,10 +13,10 @@ import re
 
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
 # A directory prefix of a path: what varies between machines, unlike the file name.
-# It starts only where a run of path characters starts: tried inside a run too, a
-# long run without a slash cost time quadratic in its length (54k characters of an
-# MCP query took 15 s).
-_DIRECTORIES = re.compile(r"(?<![\w.~+-])(?:[A-Za-z]:)?(?:[\w.~+-]*[/\\])+")
+# It starts only where a run of path characters starts, or at a drive (the `s:` of
+# `https:`): tried inside a run too, a long run without a slash cost time quadratic in
+# its length (54k characters of an MCP query took 15 s). The same matches as before.
+_DIRECTORIES = re.compile(r"(?:[A-Za-z]:|(?<![\w.~+-]))(?:[\w.~+-]*[/\\])+")
 # Identifier-like words: start with a letter, may hold digits and underscores
 # (`bf16`, `sm_121`, `zero_grad`); dotted names split into their parts.
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
