@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from trainwreck.curves.readers import read_text
 from trainwreck.curves.textlog import read_lines
@@ -112,3 +113,13 @@ def test_unreadable_inputs_become_gaps(tmp_path: Path) -> None:
     assert isinstance(read_text("m.json", "{not json"), Gap)
     assert isinstance(read_text("m.csv", "just a header\n"), Gap)
     assert isinstance(read_text("m.jsonl", '{"note": "no numbers"}\n'), Gap)
+
+
+@pytest.mark.parametrize("step", ["1e400", "inf", "Infinity"])
+def test_a_step_past_any_run_is_not_a_step(step: str) -> None:
+    """Found by benchmarks/fuzz.py (seed 18): `int(float('1e400'))` raised OverflowError
+    and the whole log's curve was lost; the line keeps its loss at the counted step."""
+    lines = [f"{{'loss': 0.5, 'step': {step}}}", "{'loss': 0.4, 'step': 7}"]
+    table = _table(read_lines("train.log", enumerate(lines, start=1)))
+    assert table.series["loss"].values.tolist() == [0.5, 0.4]
+    assert table.series["loss"].steps.tolist()[-1] == 7

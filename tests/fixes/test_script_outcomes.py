@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from trainwreck.fixes.scripts.parameters import pick
 from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.model import Verification
 
@@ -160,3 +161,12 @@ def _settings(script: str, eval_strategy: str) -> str:
     assert arguments["save_strategy"] == "epoch" and arguments["load_best_model_at_end"] is True
     arguments["eval_strategy"] = eval_strategy
     return json.dumps(settings)
+
+
+@pytest.mark.parametrize("found", [10**400, -(10**400)])
+def test_a_value_past_floats_range_is_assumed_not_a_crash(found: int) -> None:
+    """Found by benchmarks/fuzz.py (seed 18): float() of a 400-digit int raised
+    OverflowError while filling a script's parameters."""
+    parameter = pick("learning_rate", (found, "train.log:3"), 5e-05, "no learning rate logged")
+    assert parameter.value == 5e-05
+    assert parameter.source.startswith("[assumed]")

@@ -8,6 +8,7 @@ ordinal of the training-loss lines so far (`info["step_unit"]` says so).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
@@ -40,6 +41,12 @@ _TRAIN_LOSS = "loss"
 
 def _float(text: str) -> float:
     return float(text.lower().replace("infinity", "inf"))
+
+
+def _step(text: str) -> int | None:
+    """A step number, or None for one no run reaches (inf, nan, 1e400)."""
+    number = _float(text)
+    return int(number) if math.isfinite(number) else None
 
 
 class _LineReader:
@@ -76,7 +83,8 @@ class _LineReader:
             if any(word in body for word in _SUMMARY):
                 return
             pairs = _HF_PAIR.findall(body)
-            step = next((int(float(v)) for k, v in pairs if k in {"step", "global_step"}), None)
+            steps = (_step(v) for k, v in pairs if k in {"step", "global_step"})
+            step = next((s for s in steps if s is not None), None)
             self._record(pairs, step, line)
             return
         if (megatron := _MEGATRON.search(text)) is not None:

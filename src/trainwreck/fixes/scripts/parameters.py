@@ -103,7 +103,7 @@ def _coerce(value: object, like: str | int | float | bool) -> str | int | float 
         return value if isinstance(value, str) else None
     try:
         number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int past float's range
         return None
     if not math.isfinite(number):
         return None
