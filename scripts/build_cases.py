@@ -14,7 +14,8 @@ log's last lines when none does).
 A record no collector filed under a page gets the page a reviewer judged to name
 its cause: the top answer judged right in a first-sight run
 (benchmarks/first_sight/judged), or a page answer judged right in the
-leave-one-thread-out benchmark (benchmarks/case_memory/judgements.jsonl).
+leave-one-thread-out benchmark (benchmarks/case_memory/judgements.jsonl); failing
+those, the page whose writer wrote it from that record (cases/filed.yaml).
 Run `python scripts/build_cases.py` after adding a source; a test fails while
 the bundled file is stale.
 """
@@ -36,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3", "batch-4")
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
+FILED_PAGES = ROOT / "cases" / "filed.yaml"
 CASE_ANSWER = "case:"
 MAX_EVIDENCE_LINES = 12
 MAX_LINE_CHARS = 300
@@ -164,6 +166,12 @@ def _benchmark_pages() -> Iterator[tuple[str, str]]:
             yield row["record"], row["answer"]
 
 
+def _filed_pages() -> Iterator[tuple[str, str]]:
+    """(record, page) filed by the writer of a page that was written from those records."""
+    for item in yaml.safe_load(FILED_PAGES.read_text(encoding="utf-8")) or []:
+        yield item["record"], item["page"]
+
+
 def with_judged_pages(
     kept: list[CaseRecord], judged: Iterable[tuple[str, str]]
 ) -> list[CaseRecord]:
@@ -179,7 +187,9 @@ def with_judged_pages(
 
 def build() -> list[CaseRecord]:
     """The store: one record per thread, each filed under a page where one is known."""
-    return with_judged_pages(unique(records()), [*_first_sight_pages(), *_benchmark_pages()])
+    return with_judged_pages(
+        unique(records()), [*_first_sight_pages(), *_benchmark_pages(), *_filed_pages()]
+    )
 
 
 def main() -> int:
