@@ -193,6 +193,9 @@ def main() -> None:
     run_cmd = sub.add_parser("run", help="diagnose every record, with and without the memory")
     run_cmd.add_argument("-o", "--output", type=Path, required=True)
     run_cmd.add_argument("--limit", type=int, help="only the first N records (a quick look)")
+    run_cmd.add_argument(
+        "--only", action="append", default=[], metavar="ID", help="only these records (repeatable)"
+    )
     for name in ("pairs", "score"):
         cmd = sub.add_parser(name)
         cmd.add_argument("sheet", type=Path)
@@ -201,7 +204,7 @@ def main() -> None:
     args = parser.parse_args()
     records = {record.id: record for record in bundled_records()}
     if args.command == "run":
-        chosen = list(records.values())[: args.limit]
+        chosen = [r for r in records.values() if not args.only or r.id in args.only][: args.limit]
         args.output.write_text(json.dumps(run(chosen), indent=1), encoding="utf-8")
         print(f"{len(chosen)} records -> {args.output}")
         return
