@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainwreck.kb.cases import Case, find_cases, load_symptom_queries
+from trainwreck.curation.cases import Case, find_cases, load_symptom_queries
 
 TESTS = Path(__file__).parent.parent / "tests"
 

@@ -35,10 +35,10 @@ import yaml
 from trainwreck.cases import load_memory
 from trainwreck.cases.match import bundled_records
 from trainwreck.cases.records import CaseRecord
-from trainwreck.diagnose import diagnose
+from trainwreck.curation.cases import diagnose_unseen
+from trainwreck.pipeline import diagnose
 from trainwreck.errors import TrainwreckError
 from trainwreck.kb import load as load_kb
-from trainwreck.kb.cases import diagnose_unseen
 
 ROOT = Path(__file__).resolve().parent.parent
 JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

@@ -40,7 +40,7 @@ def _case_meta(folder: Path) -> dict[str, Any]:
 def _report(folder: Path, meta: dict[str, Any], tree: Path, cases: str) -> dict[str, Any]:
     """The CLI's JSON report; a batch already in the case memory leaves each case out of it."""
     if cases == "leave-out":  # this checkout's library, in-process
-        from trainwreck.kb.cases import diagnose_folder
+        from trainwreck.curation.cases import diagnose_folder
         from trainwreck.report import to_json
 
         loaded: dict[str, Any] = json.loads(to_json(diagnose_folder(folder)))

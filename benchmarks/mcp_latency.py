@@ -20,7 +20,7 @@ from pathlib import Path
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from trainwreck.kb.cases import Case, find_cases
+from trainwreck.curation.cases import Case, find_cases
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "cases"
 

@@ -18,7 +18,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from helpers import misquoted
-from trainwreck.kb.cases import Case, diagnose_case, find_cases
+from trainwreck.curation.cases import Case, diagnose_case, find_cases
 from trainwreck.model import Diagnosis
 from trainwreck.report import render
 from trainwreck.report.audit import Audited, audit

@@ -205,7 +205,7 @@ def test_symlink_loops_in_a_run_directory_are_warnings_and_the_log_is_still_read
     tmp_path: Path,
 ) -> None:
     """A link to itself and a link back to the run directory: no hang, no traceback."""
-    from trainwreck.diagnose import diagnose
+    from trainwreck.pipeline import diagnose
 
     run = tmp_path / "run"
     (run / "sub").mkdir(parents=True)

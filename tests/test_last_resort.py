@@ -14,7 +14,7 @@ import pytest
 
 from helpers import run_in_process
 from trainwreck import analyzers
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.evidence.collect import collect
 from trainwreck.model import Evidence, Finding
 
@@ -31,7 +31,7 @@ def test_a_reader_bug_is_a_gap_and_the_other_inputs_are_read(
 ) -> None:
     metrics = tmp_path / "metrics.jsonl"
     metrics.write_text('{"step": 1, "loss": 2.0}\n{"step": 2, "loss": 1.5}\n')
-    monkeypatch.setattr("trainwreck.curves.readers.read_text", _raise)
+    monkeypatch.setattr("trainwreck.evidence.collect.read_text", _raise)  # where it is looked up
     evidence = collect([str(metrics), str(OOM_LOG)])
     reasons = {gap.source: gap.reason for gap in evidence.gaps}
     assert "internal error (ZeroDivisionError: planted fault)" in reasons[str(metrics)]
@@ -52,7 +52,7 @@ def test_an_analyzer_bug_drops_its_findings_with_a_warning(monkeypatch: pytest.M
 
 
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules["trainwreck.diagnose"], "examine", _raise)
+    monkeypatch.setattr(sys.modules["trainwreck.pipeline"], "examine", _raise)
     monkeypatch.delenv("TRAINWRECK_DEBUG", raising=False)
     status, stderr = run_in_process(["diagnose", str(OOM_LOG)])
     assert status == 3

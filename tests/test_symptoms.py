@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainwreck import diagnose
-from trainwreck.kb.cases import load_symptom_queries
+from trainwreck.curation.cases import load_symptom_queries
 
 QUERIES = load_symptom_queries(Path(__file__).parent / "symptoms")
 TARGET_TOP3 = 0.8

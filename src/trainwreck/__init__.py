@@ -10,19 +10,24 @@ from __future__ import annotations
 import importlib
 import typing
 
-__version__ = "0.1.0"
-
-from trainwreck.diagnose import diagnose
+from trainwreck.version import __version__
 
 if typing.TYPE_CHECKING:
+    from trainwreck.pipeline import diagnose
     from trainwreck.model import Diagnosis, Evidence, Hypothesis
 
 __all__ = ["Diagnosis", "Evidence", "Hypothesis", "__version__", "diagnose"]
-_MODELS = ("Diagnosis", "Evidence", "Hypothesis")
+_EXPORTS = {
+    "diagnose": "trainwreck.pipeline",
+    "Diagnosis": "trainwreck.model",
+    "Evidence": "trainwreck.model",
+    "Hypothesis": "trainwreck.model",
+}
 
 
 def __getattr__(name: str) -> typing.Any:
-    """The models load with pydantic on first use, not with every CLI command."""
-    if name in _MODELS:
-        return getattr(importlib.import_module("trainwreck.model"), name)
+    """The public names load on first use: the CLI imports this package for every command,
+    and `trainwreck --help` should not load the whole pipeline."""
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

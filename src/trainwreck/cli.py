@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from trainwreck import __version__
 from trainwreck import cli_cases as case_commands
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError, internal_error
 from trainwreck.redact import redact
+from trainwreck.version import __version__
 from trainwreck.write import is_input, write_file
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def diagnose(
     """
     from trainwreck.cases import load_memory
     from trainwreck.cases.local import default_path, read
-    from trainwreck.diagnose import examine
+    from trainwreck.pipeline import examine
     from trainwreck.report import render
 
     if not paths and not symptoms and not config_files and not env_files and not sys.stdin.isatty():
@@ -279,8 +279,8 @@ def kb_search(query: tuple[str, ...], limit: int) -> None:
 )
 def kb_lint(root: str) -> None:
     """Check every pattern: schema, pinned citations, examples, real cases rank first."""
+    from trainwreck.curation.lint import lint
     from trainwreck.kb import PATTERNS_DIR
-    from trainwreck.kb.lint import lint
 
     cases_root = Path(root)
     has_cases = (cases_root / "tests" / "cases").is_dir()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trainwreck.diagnose import examine
-from trainwreck.kb.cases import diagnose_folder
+from trainwreck.curation.cases import diagnose_folder
+from trainwreck.pipeline import examine
 from trainwreck.model import Diagnosis, Finding
 
 ROOT = Path(__file__).parent.parent.parent

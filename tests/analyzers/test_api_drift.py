@@ -10,7 +10,7 @@ import numpy
 import yaml
 from arith_helpers import ROOT, found, logged
 
-from trainwreck.diagnose import examine
+from trainwreck.pipeline import examine
 from trainwreck.model import Diagnosis
 
 BATCH_2 = ROOT / "benchmarks" / "first_sight" / "batch-2"

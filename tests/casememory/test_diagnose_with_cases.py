@@ -15,8 +15,8 @@ from jsonschema import Draft202012Validator
 
 from trainwreck.cases import load_memory
 from trainwreck.cases.match import SHOW_SIMILARITY, bundled_records
-from trainwreck.diagnose import diagnose
-from trainwreck.kb.cases import load_case
+from trainwreck.curation.cases import load_case
+from trainwreck.pipeline import diagnose
 from trainwreck.report import render
 
 CASE = Path(__file__).resolve().parents[1] / "cases" / "peft-target-modules-internvl-150"

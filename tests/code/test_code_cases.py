@@ -14,7 +14,7 @@ import yaml
 from code_helpers import BATCH_1, ROOT
 
 from trainwreck.analyzers.code import DETECTORS
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.kb import load
 from trainwreck.model import Diagnosis
 

@@ -7,7 +7,7 @@ import textwrap
 from code_helpers import BATCH_1, CASES, file_findings, findings, fires
 
 from trainwreck.analyzers import code
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 
 ID = "code.eval_without_no_grad"
 

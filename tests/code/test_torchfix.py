@@ -5,7 +5,7 @@ from __future__ import annotations
 from code_helpers import CASES, findings, fires
 
 from trainwreck.analyzers import code
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 
 LOAD = "code.torch_load_without_weights_only"
 REENTRANT = "code.checkpoint_reentrant"

@@ -13,7 +13,7 @@ import pytest
 from helpers import assert_one_line_error, run
 from trainwreck import diagnose
 from trainwreck.curves.stores import TENSORBOARD_MISSING
-from trainwreck.diagnose import examine
+from trainwreck.pipeline import examine
 
 LOG_MLFLOW = Path(__file__).parent / "fixtures" / "log_mlflow.py"
 

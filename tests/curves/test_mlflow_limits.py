@@ -11,7 +11,7 @@ import pytest
 from test_metric_stores import _first_nan, _mlflow_run
 
 from trainwreck.curves.stores import read_mlflow_run, run_points
-from trainwreck.diagnose import examine
+from trainwreck.pipeline import examine
 from trainwreck.limits import MAX_METRICS_TEXT_BYTES, MAX_MLFLOW_METRIC_BYTES, MIB
 from trainwreck.model import Gap
 

@@ -11,7 +11,7 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
-from trainwreck.kb.cases import diagnose_unseen
+from trainwreck.curation.cases import diagnose_unseen
 
 RECORD = "transformers-modernbert-model-type-unrecognized-145"
 

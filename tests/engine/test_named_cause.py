@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trainwreck.kb.cases import diagnose_folder
+from trainwreck.curation.cases import diagnose_folder
 from trainwreck.model import Diagnosis
 
 BATCH = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight" / "batch-1"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
 from trainwreck.engine.match import Hit, Match
 from trainwreck.engine.rank import Candidate

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.model import Diagnosis
 
 EMBEDDING_INDEX = """

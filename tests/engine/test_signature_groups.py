@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from trainwreck import analyzers
 from trainwreck.engine.match import match_pattern, texts_of
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.kb import load
 from trainwreck.kb.schema import Pattern
 

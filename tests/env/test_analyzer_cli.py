@@ -9,7 +9,7 @@ import pytest
 
 from trainwreck.analyzers import ANALYZERS, environment
 from trainwreck.cli import main
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 
 CASES = Path(__file__).parents[1] / "cases"
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.env import check, read_listing
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.env import check, read_listing, read_live
 from trainwreck.env.links import Line, trace
 

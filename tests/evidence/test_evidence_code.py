@@ -6,7 +6,7 @@ from pathlib import Path
 
 from evidence_helpers import FIXTURES
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.code import MIN_INDENTED_LINES, from_lines, from_symptoms
 from trainwreck.evidence.collect import MAX_CODE_FILES
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from evidence_helpers import FIXTURES
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.logs import scan_stream
 from trainwreck.evidence.matcher import GENERIC_LITERALS, build_matcher
 

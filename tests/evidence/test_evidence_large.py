@@ -24,7 +24,7 @@ def peak_rss_mb():
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 start, cpu_start = time.perf_counter(), time.process_time()
 evidence = collect([sys.argv[1]])
 seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start

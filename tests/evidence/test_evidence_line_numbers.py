@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from helpers import misquoted
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 
 SCRIPTS = Path(__file__).parent / "fixtures" / "scripts"
 

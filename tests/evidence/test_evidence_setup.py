@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.configs import parse_argv
 from trainwreck.evidence.environment import parse_listing
 

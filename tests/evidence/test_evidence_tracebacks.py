@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from evidence_helpers import FIXTURES, run_broken
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.tracebacks import frame_library
 
 CHAINED = """

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.environment import banner_versions
 
 CASES = Path(__file__).parents[1] / "cases"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.evidence import collect
+from trainwreck.evidence.collect import collect
 from trainwreck.evidence.printed import printed_settings
 from trainwreck.model import LogLine
 

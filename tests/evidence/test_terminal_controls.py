@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from evidence_helpers import run_broken
 
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.evidence.collect import collect
 from trainwreck.redact import redact
 from trainwreck.redact.terminal import neutralise, strip_sequences

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.kb.cases import load_case
+from trainwreck.curation.cases import load_case
 
 # linux/prctl.h and linux/capability.h
 PR_CAPBSET_DROP = 24

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from trainwreck.curation.cases import diagnose_case, find_cases, load_case
 from trainwreck.evidence.configs import parse_argv
-from trainwreck.kb.cases import diagnose_case, find_cases, load_case
 from trainwreck.model import ConfigBlock, Diagnosis
 from trainwreck.report.markdown import to_markdown
 

@@ -18,10 +18,10 @@ import pytest
 import torch
 
 from trainwreck.context.frameworks import without_torch
+from trainwreck.curation.cases import diagnose_case, find_cases
+from trainwreck.curation.lint import MOVING_TARGET
 from trainwreck.fixes.guards import TEMPLATES, render, resolve
 from trainwreck.kb import load
-from trainwreck.kb.cases import diagnose_case, find_cases
-from trainwreck.kb.lint import MOVING_TARGET
 
 CASES = find_cases(Path(__file__).parents[1] / "cases")
 CODED = [

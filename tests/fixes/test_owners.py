@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.diagnose import diagnose
+from trainwreck.curation.cases import diagnose_case, find_cases
+from trainwreck.pipeline import diagnose
 from trainwreck.fixes.owners import SERVING_PHASE, concerns, setting_framework, wrong_for_run
-from trainwreck.kb.cases import diagnose_case, find_cases
 from trainwreck.model import Diagnosis, RunContext
 
 TESTS = Path(__file__).parents[1]

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from helpers import assert_one_line_error, run
+from trainwreck.curation.cases import Case, diagnose_case, find_cases
 from trainwreck.evidence.configs import Values, parse_argv, parse_config_text
 from trainwreck.fixes.consolidate import file_format, read_user_files
 from trainwreck.fixes.formats.command import command_blocks, one_line
 from trainwreck.fixes.patch import patched_files
-from trainwreck.kb.cases import Case, diagnose_case, find_cases
 from trainwreck.model import InputFile
 
 CASES = find_cases(Path(__file__).parents[1] / "cases")

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from trainwreck.curation.cases import diagnose_case, load_case
 from trainwreck.fixes.scripts.parameters import pick
-from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.model import Verification
 
 CASES = Path(__file__).parents[1] / "cases"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from helpers import assert_one_line_error, run
+from trainwreck.curation.cases import diagnose_case, find_cases
 from trainwreck.fixes.scripts import kind_of
-from trainwreck.kb.cases import diagnose_case, find_cases
 from trainwreck.model import Verification
 
 CASES = Path(__file__).parents[1] / "cases"

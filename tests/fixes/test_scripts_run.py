@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from trainwreck import diagnose
-from trainwreck.kb.cases import diagnose_case, load_case
+from trainwreck.curation.cases import diagnose_case, load_case
 from trainwreck.model import Diagnosis
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from trainwreck import diagnose
-from trainwreck.kb.cases import diagnose_folder
+from trainwreck.curation.cases import diagnose_folder
 from trainwreck.model import Diagnosis
 
 BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-1"

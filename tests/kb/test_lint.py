@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
+from trainwreck.curation.lint import lint
 from trainwreck.kb import load
-from trainwreck.kb.lint import lint
 from trainwreck.model import CATEGORIES
 
 GOOD: dict[str, Any] = {
@@ -84,15 +84,17 @@ def test_a_pattern_needs_two_guards_with_code(tmp_path: Path) -> None:
     assert any("two prevention guards with code" in p for p in problems)
 
 
-def test_guard_code_is_checked_at_load(tmp_path: Path) -> None:
-    def with_code(code: dict[str, Any]) -> list[str]:
-        return _lint_one(tmp_path, prevention=[{**GOOD["prevention"][0], "code": code}])
+def test_guard_code_is_checked_by_lint(tmp_path: Path) -> None:
+    def with_code(code: dict[str, Any]) -> str:
+        guards = [{**GOOD["prevention"][0], "code": code}, *GOOD["prevention"][1:]]
+        return "\n".join(_lint_one(tmp_path, prevention=guards))
 
-    assert "unknown guard template" in with_code({"template": "no-such-guard"})[0]
-    assert "has no params" in with_code({"template": "nonfinite-loss", "params": {"x": 1}})[0]
+    assert "unknown guard template" in with_code({"template": "no-such-guard"})
+    assert "has no params" in with_code({"template": "nonfinite-loss", "params": {"x": 1}})
     # YAML reads 1e-06 as text: a numeric threshold must stay a number
     bad = {"template": "nonfinite-loss", "params": {"max_consecutive": "1e-06"}}
-    assert "must be a number" in with_code(bad)[0]
+    assert "must be a number" in with_code(bad)
+    assert "guard" not in with_code(GOOD["prevention"][0]["code"])
 
 
 def test_bad_regex_and_missing_citation_fail_at_load(tmp_path: Path) -> None:

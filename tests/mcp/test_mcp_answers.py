@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import assert_one_line_error, run
-from trainwreck.diagnose import diagnose
+from trainwreck.pipeline import diagnose
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.hypotheses import RULED_OUT_FACTOR, rank
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy, ToolInputError, log_stream

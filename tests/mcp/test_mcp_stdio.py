@@ -10,7 +10,7 @@ from typing import Any
 from mcp import ClientSession
 from mcp_session import CASES, ROOT, structured, text_of, with_server
 
-from trainwreck.kb.cases import load_case
+from trainwreck.curation.cases import load_case
 
 TOOLS = {
     "diagnose_failure",

@@ -12,7 +12,7 @@ from typing import Any
 from mcp import ClientSession
 from mcp_session import CASES, structured, text_of, with_server
 
-from trainwreck.kb.cases import load_case
+from trainwreck.curation.cases import load_case
 
 CASE = load_case(CASES / "minimind-deepspeed-cuda-home-48")
 RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

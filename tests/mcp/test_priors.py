@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from trainwreck.errors import KnowledgeBaseError
-from trainwreck.kb.priors import framework_default, load_priors, query, read_priors
+from trainwreck.kb.priors import load_priors, query, read_priors
+from trainwreck.verify.defaults import framework_default
 from trainwreck.verify.snapshots import versions
 
 # Rows whose setting is a script flag, not a field of a bundled framework schema

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.kb.cases import diagnose_case, load_case
+from trainwreck.curation.cases import diagnose_case, load_case
 from trainwreck.model import ArithmeticLine, Finding
 
 CASES = Path(__file__).parent.parent / "cases"

@@ -18,7 +18,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-from trainwreck.kb.cases import diagnose_case, diagnose_unseen, find_cases, load_case
+from trainwreck.curation.cases import diagnose_case, diagnose_unseen, find_cases, load_case
 from trainwreck.model import Diagnosis
 from trainwreck.report import render
 

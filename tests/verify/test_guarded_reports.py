@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from trainwreck.curation.cases import diagnose_case, find_cases
 from trainwreck.fixes.verify import framework_versions
-from trainwreck.kb.cases import diagnose_case, find_cases
 from trainwreck.model import Diagnosis, Evidence
 from trainwreck.verify.guard import verify_key
 

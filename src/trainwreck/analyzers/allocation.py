@@ -19,6 +19,7 @@ from trainwreck.analyzers.said import Said, first_match
 from trainwreck.analyzers.sizes import Size, model_config, of, sizes
 from trainwreck.analyzers.units import to_bytes
 from trainwreck.errors import TrainwreckError
+from trainwreck.memory.architectures import shape_of
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
 # CUDA/MPS print a rounded size, the CPU allocator and XLA print exact bytes.
@@ -74,7 +75,6 @@ def _params(evidence: Evidence) -> Size | None:
     found = model_config(evidence)
     if found is None:
         return None
-    from trainwreck.memory.architectures import shape_of
 
     try:
         params = shape_of(found[0]).params

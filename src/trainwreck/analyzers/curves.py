@@ -14,6 +14,10 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from trainwreck.curves.detect import detect
+from trainwreck.curves.facts import Fact, RunFacts
+from trainwreck.curves.lr_prior import lr_against_priors
+from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Evidence, Finding, LogLine, MetricTable, SourceRef
 
 if TYPE_CHECKING:
@@ -138,8 +142,6 @@ def _run_facts(
     method: tuple[str, str] | None,
     table: MetricTable | None,
 ) -> RunFacts:
-    from trainwreck.curves.facts import Fact, RunFacts
-
     facts = {key: Fact(value, source) for key, (value, source) in found.items()}
     for key in _TABLE_FACTS:
         value = table.info.get(key) if table is not None else None
@@ -149,8 +151,6 @@ def _run_facts(
 
 
 def _log_tables(evidence: Evidence, skip: set[str]) -> list[MetricTable]:
-    from trainwreck.curves.textlog import read_lines
-
     by_source: dict[str, list[LogLine]] = defaultdict(list)
     for line in evidence.lines:
         if line.source not in skip and any(w in line.text.lower() for w in _METRIC_WORDS):
@@ -184,7 +184,6 @@ def configured_lr(evidence: Evidence) -> list[Finding]:
     found = _found_facts(evidence)
     if "learning_rate" not in found:
         return []
-    from trainwreck.curves.lr_prior import lr_against_priors
 
     finding = lr_against_priors(None, _run_facts(found, _method(evidence), None))
     return [finding] if finding is not None else []
@@ -207,7 +206,6 @@ def per_table(evidence: Evidence) -> list[tuple[MetricTable, list[Finding]]]:
     tables = curve_tables(evidence)
     if not tables:
         return []
-    from trainwreck.curves.detect import detect
 
     texts = {(line.source, line.line): line.text for line in evidence.lines}
     found, method = _found_facts(evidence), _method(evidence)

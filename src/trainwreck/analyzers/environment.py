@@ -9,9 +9,11 @@ the installed version, whether the specifier holds, and the source.
 
 from __future__ import annotations
 
+from trainwreck.env import compat
 from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment, Facts, Package
+from trainwreck.kb import load
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, SourceRef
 
 # Lines the log reader must keep for the tracing (besides the KB's own signatures).
@@ -155,13 +157,9 @@ def analyze(evidence: Evidence) -> list[Finding]:
     env = _environment(evidence)
     conflicts: list[Conflict] = []
     if env.packages or env.facts.values:
-        from trainwreck.env import compat  # packaging's parsers: only for a listing
-
         conflicts += [c for check_one in compat.CITED_CHECKS for c in check_one(env)]
     conflicts += trace(env, _lines(evidence))
     findings = [_finding(conflict) for conflict in conflicts]
     if env.packages:
-        from trainwreck.kb import load  # analyzers may read the KB's data
-
         findings += [_bug_finding(bug) for bug in known_bugs(env, load())]
     return findings

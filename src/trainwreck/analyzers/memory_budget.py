@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 from trainwreck.analyzers.cuda_oom import oom_capacity
 from trainwreck.analyzers.sizes import model_config
 from trainwreck.errors import TrainwreckError
+from trainwreck.memory.architectures import shape_of
+from trainwreck.memory.budget import GIB, Training, gib, total_of, training_budget, with_changes
+from trainwreck.memory.fit import MARGIN, fit_search
 from trainwreck.model import Evidence, Finding, Scalar
 
 if TYPE_CHECKING:  # the memory package loads only when an OOM needs it
@@ -51,8 +54,6 @@ def _sharding(merged: Mapping[str, object], distributed: str | None) -> tuple[in
 
 def _training(evidence: Evidence, positions: int | None) -> Training:
     """The run's settings as `Training`, each labelled with where it came from."""
-    from trainwreck.memory.budget import Training
-
     setup = evidence.setup
     merged: dict[str, object] = {}
     for config in evidence.configs:
@@ -113,9 +114,6 @@ def analyze(evidence: Evidence) -> list[Finding]:
     if found is None:
         return []
     config = found[0]
-    from trainwreck.memory.architectures import shape_of
-    from trainwreck.memory.budget import GIB, gib, total_of, training_budget
-    from trainwreck.memory.fit import MARGIN, fit_search
 
     try:
         shape = shape_of(config)
@@ -170,8 +168,6 @@ def analyze(evidence: Evidence) -> list[Finding]:
 def _alone(searched: list[Candidate]) -> dict[str, Scalar]:
     """Each single change's own total as `alone.NAME=VALUE` (GiB), so a page's fix
     that is not enough by itself can say so."""
-    from trainwreck.memory.budget import GIB
-
     totals: dict[str, Scalar] = {}
     for single in searched:
         if len(single.ranks) == 1 and len(single.changes) == 1:
@@ -195,9 +191,6 @@ def _fit_finding(
 
     `values` carry each changed setting as `was.NAME` and `set.NAME` so the fix the
     report leads with is written from the same numbers the arithmetic shows."""
-    from trainwreck.memory.budget import GIB, gib, training_budget, with_changes
-    from trainwreck.memory.fit import MARGIN
-
     plan = searched[0]
     after = {name: new for name, (_, new) in plan.changes.items()}
     fixed = training_budget(shape, with_changes(run, **after), capacity)

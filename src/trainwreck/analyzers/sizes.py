@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from trainwreck.analyzers.said import SYMPTOMS, statements
 from trainwreck.errors import TrainwreckError
+from trainwreck.memory.config import ModelConfig, bundled, load_config
 from trainwreck.model import Evidence, Scalar
 
 if TYPE_CHECKING:  # the memory package loads only when a size needs a model's config
@@ -130,8 +131,6 @@ def _from_text(evidence: Evidence) -> Iterator[Size]:
 
 def _named_model(evidence: Evidence, from_text: bool) -> tuple[str, str] | None:
     """(bundled model id, where it was named): the run's model, else one the text names."""
-    from trainwreck.memory.config import bundled
-
     ids = {model.id.lower().rsplit("/", 1)[-1]: model.id for model in bundled()}
     if evidence.setup.model:
         wanted = evidence.setup.model.lower().rstrip("/")
@@ -151,8 +150,6 @@ def _named_model(evidence: Evidence, from_text: bool) -> tuple[str, str] | None:
 def model_config(evidence: Evidence, *, from_text: bool = True) -> tuple[ModelConfig, str] | None:
     """The model's config and where it came from: the config.json handed in, else the
     bundled config of the run's model or (with `from_text`) of a model the text names."""
-    from trainwreck.memory.config import ModelConfig, load_config
-
     values = evidence.model_config_values
     if values.get("model_type"):
         return ModelConfig(values, "model config.json"), "config.json"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from trainwreck.curves.figures import Figure
 from trainwreck.model import Finding, MetricSeries, MetricTable
-from trainwreck.report.figures import Figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

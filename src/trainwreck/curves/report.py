@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from trainwreck.curves.figures import Figures
+from trainwreck.curves.plot import PLOTS_MISSING, draw
 from trainwreck.model import Diagnosis, Finding, MetricTable
-from trainwreck.report.figures import Figures
 
 Curves = Sequence[tuple[MetricTable, Sequence[Finding]]]
 CURVE_FINDINGS = ("curves.", "loss.", "grad_norm.", "eval_loss.")
@@ -44,7 +45,6 @@ def figures(curves: Curves, reported: Sequence[Finding] = ()) -> Figures:
     """
     if not curves:
         return Figures()
-    from trainwreck.curves.plot import PLOTS_MISSING, draw
 
     if not plots_available():
         return Figures(missing=PLOTS_MISSING)

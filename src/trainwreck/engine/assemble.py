@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from trainwreck import __version__
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
@@ -35,6 +34,7 @@ from trainwreck.model import (
     SourceRef,
     ToolInfo,
 )
+from trainwreck.version import __version__
 
 MAX_HYPOTHESES = 5
 MAX_EVIDENCE = 5

@@ -14,6 +14,7 @@ these. Nothing here prints.
 
 from __future__ import annotations
 
+from trainwreck.env import compat, requirements
 from trainwreck.env.listings import merge, parse_listing
 from trainwreck.env.live import read_live
 from trainwreck.env.model import Conflict, Environment, Facts, Package, normalise
@@ -35,8 +36,6 @@ read_listing = parse_listing
 
 def check(env: Environment) -> list[Conflict]:
     """Every conflict, errors first; a matrix row repeating a Requires-Dist conflict is dropped."""
-    from trainwreck.env import compat, requirements
-
     declared = requirements.check_requirements(env)
     seen = {(c.package, c.dependency) for c in declared}
     cited = [

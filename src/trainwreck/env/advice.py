@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from packaging.specifiers import SpecifierSet
 
 from trainwreck.env import matrix
+from trainwreck.env.markers import active
 from trainwreck.env.model import Environment, normalise
 
 PYTORCH_FAMILY = ("torch", "torchvision", "torchaudio")
@@ -61,8 +62,6 @@ def target(spec: SpecifierSet) -> str | None:
 def demands_on(env: Environment, dependency: str) -> list[Demand]:
     """Every requirement on `dependency` the installed packages state (Requires-Dist)."""
     from packaging.requirements import InvalidRequirement, Requirement  # with its marker parser
-
-    from trainwreck.env.requirements import active  # shares marker evaluation
 
     demands: list[Demand] = []
     for package in env.packages.values():

@@ -14,9 +14,9 @@ from packaging.version import Version
 
 from trainwreck.env import advice, matrix
 from trainwreck.env.facts import variant_from_cuda
+from trainwreck.env.markers import active
 from trainwreck.env.model import Conflict, Environment, Package
 from trainwreck.env.pairs import toolkit_conflict
-from trainwreck.env.requirements import active
 
 
 def _name(env: Environment, name: str) -> str:

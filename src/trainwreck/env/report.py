@@ -20,6 +20,7 @@ from trainwreck.env.known_bugs import KnownBug, known_bugs
 from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment
 from trainwreck.errors import UsageError
+from trainwreck.kb import load
 from trainwreck.limits import MAX_CONFIG_BYTES, MIB, special_file
 from trainwreck.redact import redact, redact_data
 
@@ -83,8 +84,6 @@ def build_report(
     site_packages: Sequence[str] = (),
 ) -> EnvReport:
     """Read the live environment (or the listings), check it, and trace log errors to it."""
-    from trainwreck.kb import load
-
     for path in site_packages:
         if not Path(path).is_dir():
             raise UsageError(f"{path}: not a directory (give a site-packages folder)")

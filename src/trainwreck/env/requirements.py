@@ -7,33 +7,11 @@ satisfies `==2.3.1`). Pre-releases that are installed count as installed.
 
 from __future__ import annotations
 
-from packaging.markers import UndefinedEnvironmentName, default_environment
 from packaging.requirements import InvalidRequirement, Requirement
 
 from trainwreck.env import advice, matrix
+from trainwreck.env.markers import active
 from trainwreck.env.model import Conflict, Environment, normalise
-
-
-def marker_environment(env: Environment) -> dict[str, str]:
-    """PEP 508 marker values: this interpreter's when live, else the listing's Python."""
-    values: dict[str, str] = {key: str(value) for key, value in default_environment().items()}
-    python = env.facts.get("python")
-    if python and not env.live:
-        parts = python.split(".")
-        values["python_version"] = ".".join(parts[:2])
-        values["python_full_version"] = python
-    values["extra"] = ""
-    return values
-
-
-def active(requirement: Requirement, env: Environment) -> bool:
-    """Whether the requirement's marker holds here; unknown markers count as holding."""
-    if requirement.marker is None:
-        return True
-    try:
-        return requirement.marker.evaluate(marker_environment(env))
-    except UndefinedEnvironmentName:
-        return True
 
 
 def check_requirements(env: Environment) -> list[Conflict]:

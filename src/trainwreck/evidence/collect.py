@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
+from trainwreck.curves import stores
+from trainwreck.curves.readers import read_text
 from trainwreck.errors import internal_error
 from trainwreck.evidence import code, configs, environment, files, metrics
 from trainwreck.evidence._text import clean
@@ -184,8 +186,6 @@ class _Collector:
 
     def read_metrics(self, item: Candidate, text: str) -> None:
         """A metric file becomes a curve table; trainer_state.json also becomes lines."""
-        from trainwreck.curves.readers import read_text  # NumPy only for runs with metrics
-
         if item.path.endswith(".json"):
             self._absorb_lines(
                 item.name, metrics.trainer_state_lines(item.name, files.load_json(text))
@@ -198,8 +198,6 @@ class _Collector:
 
     def read_metric_store(self, item: Candidate, store: MetricStore) -> None:
         """An MLflow run folder or database, or a TensorBoard event file: curves, no text."""
-        from trainwreck.curves import stores
-
         if store == "mlflow_db":
             runs = stores.read_mlflow_db(item.path)
         elif store == "mlflow_run":

@@ -22,6 +22,8 @@ from trainwreck.fixes.owners import code_wrong_for_run, concerns, wrong_for_run
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
 from trainwreck.model import Change, Evidence, Fix, RunContext, Scalar
+from trainwreck.verify.guard import verify_key
+from trainwreck.verify.snapshots import versions
 
 _TEMPLATE = re.compile(r"\{(\w+)\}")
 # A parenthesis (with the space before it) that holds at least one template.
@@ -119,8 +121,6 @@ def framework_versions(evidence: Evidence) -> dict[str, str]:
 
     Never this machine's installation: the user's environment is what counts.
     """
-    from trainwreck.verify.snapshots import versions
-
     found = {}
     for framework in _FRAMEWORKS:
         installed = evidence.installed_version(framework)
@@ -142,8 +142,6 @@ def _schema_verdict(
     path: str, after: Value, evidence: Evidence, versions: dict[str, str]
 ) -> tuple[bool | None, bool, str | None]:
     """(exists, is the default, warning) from the framework's schema; None: not ours to say."""
-    from trainwreck.verify.guard import verify_key
-
     verdict = verify_key(path, after, versions)
     if not verdict.applicable or verdict.framework is None:
         return None, False, None
@@ -162,8 +160,6 @@ def _renamed(
     path: str, after: Value, evidence: Evidence, versions: dict[str, str]
 ) -> tuple[str, str] | None:
     """(the key's name in the user's version, a note) when only the name differs there."""
-    from trainwreck.verify.guard import verify_key
-
     verdict = verify_key(path, after, versions)
     other = verify_key(verdict.alternative, after, versions) if verdict.alternative else None
     if other is None or not other.exists or other.is_default or other.framework is None:

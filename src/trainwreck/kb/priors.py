@@ -3,9 +3,8 @@
 Rows live in `priors/*.yaml`; each names the knob, the setting it applies to
 (method, model size, precision), the value its source used or recommends, the
 source, and what the source establishes. `query()` ranks rows for a free-text
-question; `framework_default()` reads a knob's default for the user's framework
-version from the bundled schema snapshots, so the answer can say whether a
-recommendation differs from what the user already runs.
+question; `verify.defaults` reads a knob's default for the user's framework version,
+so the answer can say whether a recommendation differs from what the user runs.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -88,18 +87,6 @@ class Question:
     method: Method | None
     size: float | None
     precision: str | None
-
-
-@dataclass(frozen=True)
-class Default:
-    """A knob's default in one framework version, and where that was read."""
-
-    key: str
-    version: str
-    value: Any
-    origin: str
-    source: str
-    note: str | None
 
 
 def read_priors(directory: Path = PRIORS_DIR) -> tuple[Prior, ...]:
@@ -182,21 +169,3 @@ def _knob_matches(knob: str, wanted: tuple[str, ...]) -> bool:
 
 def _knob_rank(knob: str, order: Mapping[str, int]) -> int:
     return next((i for w, i in order.items() if knob == w or knob.startswith(w)), len(order))
-
-
-def framework_default(key: str, versions: Mapping[str, str] | None = None) -> Default | None:
-    """The default of `framework:Class.field` in the user's version (else the installed one,
-    else the newest snapshot), read from the bundled schema snapshots."""
-    from trainwreck.verify.schema import schema_for
-
-    framework, _, path = key.partition(":")
-    class_name, _, field_name = path.partition(".")
-    try:
-        schema = schema_for(framework, versions or {}, use_live=False)
-    except LookupError:
-        return None
-    owner = schema.classes.get(class_name)
-    field = owner.get(field_name) if owner else None
-    if owner is None or field is None or not field.has_default:
-        return None
-    return Default(key, schema.version, field.default, schema.origin, owner.source, schema.note)

@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trainwreck.cases import load_memory, similar
+from trainwreck.cases.local import default_path, read
+from trainwreck.cases.match import bundled_records
+from trainwreck.pipeline import diagnose
 from trainwreck.errors import TrainwreckError
+from trainwreck.kb import load, priors
+from trainwreck.kb.page import to_markdown as page_markdown
+from trainwreck.kb.search import search
+from trainwreck.mcp_server.hypotheses import RULED_OUT_FACTOR, rank
 from trainwreck.mcp_server.inputs import (
     MAX_ID_CHARS,
     Policy,
@@ -21,7 +29,18 @@ from trainwreck.mcp_server.inputs import (
     log_stream,
     text_argument,
 )
-from trainwreck.model import Diagnosis
+from trainwreck.memory import Serving, Training, estimate
+from trainwreck.memory import render as memory_render
+from trainwreck.memory.budget import LORA_DEFAULT_TARGETS
+from trainwreck.memory.gpus import parse_gpus
+from trainwreck.model import Diagnosis, Evidence, RunContext
+from trainwreck.report import to_json, to_markdown
+from trainwreck.verify import render as verify_render
+from trainwreck.verify.defaults import framework_default
+from trainwreck.verify.read import read_text
+from trainwreck.verify.run import check_documents
+from trainwreck.verify.schema import schema_for
+from trainwreck.verify.snapshots import FRAMEWORKS
 
 SEARCH_LIMIT = 8
 CASE_LIMIT = 5  # confirmed threads listed beside the pages
@@ -43,8 +62,6 @@ def diagnose_failure(
 ) -> Answer:
     """The CLI's diagnosis of the same evidence: its `--full` Markdown (an agent reads every
     section, not one screen) and its `--format json`."""
-    from trainwreck.report import to_json, to_markdown
-
     diagnosis = _diagnose(policy, symptoms, logs, paths)
     return Answer(to_markdown(diagnosis), json.loads(to_json(diagnosis)))
 
@@ -52,7 +69,6 @@ def diagnose_failure(
 def _diagnose(
     policy: Policy, symptoms: str | None, logs: str | None, paths: Sequence[str] | None
 ) -> Diagnosis:
-    from trainwreck.diagnose import diagnose
 
     symptoms = text_argument("symptoms", symptoms)
     stream = log_stream(logs)
@@ -64,9 +80,6 @@ def _diagnose(
 
 def search_knowledge(query: str, context: str | None = None) -> Answer:
     """Pages ranked by relevance, then confirmed real failures whose errors resemble the query."""
-    from trainwreck.kb import load
-    from trainwreck.kb.search import search
-
     text = " ".join(
         filter(None, (text_argument("query", query), text_argument("context", context)))
     )
@@ -108,9 +121,6 @@ def search_knowledge(query: str, context: str | None = None) -> Answer:
 
 
 def _similar_cases(text: str) -> list[dict[str, Any]]:
-    from trainwreck.cases import load_memory, similar
-    from trainwreck.cases.local import default_path, read
-    from trainwreck.model import Evidence, RunContext
 
     memory = load_memory(read(default_path()))
     found = similar(memory, Evidence(symptoms=text), RunContext(), CASE_LIMIT, specific=False)
@@ -119,23 +129,17 @@ def _similar_cases(text: str) -> list[dict[str, Any]]:
 
 def get_page(page_id: str) -> Answer:
     """One page in full, as `trainwreck kb show` prints it, or one confirmed case."""
-    from trainwreck.kb import load
-    from trainwreck.kb.page import to_markdown
-
     wanted = (text_argument("page_id", page_id, MAX_ID_CHARS) or "").strip()
     if wanted.startswith("case:"):
         return _case(wanted.removeprefix("case:"))
     pattern = load().get(wanted)
     if pattern is None:
         raise ToolInputError(f"no knowledge-base page {wanted!r}; find ids with search_knowledge")
-    return Answer(to_markdown(pattern), pattern.model_dump(mode="json"))
+    return Answer(page_markdown(pattern), pattern.model_dump(mode="json"))
 
 
 def _case(case_id: str) -> Answer:
     """A case-memory record: its evidence lines, confirmed cause, fix and sources."""
-    from trainwreck.cases.local import default_path, read
-    from trainwreck.cases.match import bundled_records
-
     stores = (("bundled", bundled_records()), ("local", read(default_path())))
     for store, records in stores:
         for record in records:
@@ -154,10 +158,7 @@ def _case(case_id: str) -> Answer:
 
 def query_priors(query: str, framework_versions: Mapping[str, str] | None = None) -> Answer:
     """Cited starting values for the knobs the question names, and the user's defaults."""
-    from trainwreck.kb.priors import framework_default
-    from trainwreck.kb.priors import query as find_priors
-
-    question, rows = find_priors(text_argument("query", query) or "")
+    question, rows = priors.query(text_argument("query", query) or "")
     if not rows:
         raise ToolInputError(
             f"no prior matches {query!r}; name a knob (learning rate, warmup, LoRA rank/alpha/"
@@ -211,12 +212,6 @@ def query_priors(query: str, framework_versions: Mapping[str, str] | None = None
 
 def check_config(config: str, framework: str | None = None, version: str | None = None) -> Answer:
     """`trainwreck check` on config text: every key against the user's framework version."""
-    from trainwreck.verify.read import read_text
-    from trainwreck.verify.render import as_json, as_markdown
-    from trainwreck.verify.run import check_documents
-    from trainwreck.verify.schema import schema_for
-    from trainwreck.verify.snapshots import FRAMEWORKS
-
     text = text_argument("config", config) or ""
     name = framework.split(":", 1)[0] if framework else None
     if name is not None and name not in FRAMEWORKS:
@@ -234,20 +229,15 @@ def check_config(config: str, framework: str | None = None, version: str | None 
         for checked, used in report.frameworks.items():
             owner = schema_for(checked, {checked: used}).classes.get(target)
             sources.update([owner.source] if owner and owner.source else [])
-    markdown = as_markdown(reports)
+    markdown = verify_render.as_markdown(reports)
     if sources:
         links = " ".join(f"[source]({url})" for url in sorted(sources))
         markdown += f"\nSchemas checked against: {links}\n"
-    return Answer(markdown, json.loads(as_json(reports)))
+    return Answer(markdown, json.loads(verify_render.as_json(reports)))
 
 
 def estimate_memory(policy: Policy, model: str, settings: Mapping[str, Any]) -> Answer:
     """`trainwreck memory`: the per-GPU budget, line by line, with each input's origin."""
-    from trainwreck.memory import Serving, Training, estimate
-    from trainwreck.memory.budget import LORA_DEFAULT_TARGETS
-    from trainwreck.memory.gpus import parse_gpus
-    from trainwreck.memory.render import as_json, markdown
-
     # os.path.exists, not Path.exists: a name past NAME_MAX raises ENAMETOOLONG there
     if os.path.exists(os.path.expanduser(model)) or model.startswith(("/", ".", "~")):
         model = policy.path(model)
@@ -266,7 +256,7 @@ def estimate_memory(policy: Policy, model: str, settings: Mapping[str, Any]) -> 
         targets = tuple(given.pop("lora_targets", None) or LORA_DEFAULT_TARGETS)
         run = Training(gpus=count, lora_targets=targets, origins=origins, **given)
     result = estimate(model, run, gpu, count)
-    return Answer(markdown(result), json.loads(as_json(result)))
+    return Answer(memory_render.markdown(result), json.loads(memory_render.as_json(result)))
 
 
 def one_line(exc: TrainwreckError) -> str:
@@ -281,8 +271,6 @@ def propose_hypothesis(
     logs: str | None = None,
 ) -> Answer:
     """Ranked hypotheses with their discriminating checks, demoted by experiments already run."""
-    from trainwreck.mcp_server.hypotheses import RULED_OUT_FACTOR, rank
-
     experiments = [text_argument("recent_experiments", e) or "" for e in recent_experiments or ()]
     diagnosis = _diagnose(policy, current_status, logs, None)
     ranked = rank(diagnosis, experiments)

@@ -14,10 +14,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from trainwreck import __version__
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.calls import Server, result
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
+from trainwreck.version import __version__
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True)
 INSTRUCTIONS = (

@@ -9,9 +9,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Literal, assert_never
 
+from trainwreck.curves.figures import Figures
 from trainwreck.model import Diagnosis
-from trainwreck.report.figures import Figures
+from trainwreck.report.html import to_html
 from trainwreck.report.json import to_json
+from trainwreck.report.markdown import to_markdown
+from trainwreck.report.short import to_short_markdown
 
 if TYPE_CHECKING:
     from trainwreck.report.html import to_html
@@ -45,18 +48,12 @@ def render(
     """
     match fmt:
         case "markdown" if full:
-            from trainwreck.report.markdown import to_markdown
-
             return to_markdown(diagnosis)
         case "markdown":
-            from trainwreck.report.short import to_short_markdown
-
             return to_short_markdown(diagnosis)
         case "json":
             return to_json(diagnosis)
         case "html":
-            from trainwreck.report.html import to_html
-
             return to_html(diagnosis, figures)
         case _:
             assert_never(fmt)

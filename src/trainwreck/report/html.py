@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from html import escape
 
+from trainwreck.curves.figures import Figures
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
-from trainwreck.report.figures import Figures
 from trainwreck.report.sections import (
     CONFIG_LABELS,
     NO_KB,

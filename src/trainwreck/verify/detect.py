@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trainwreck.limits import MAX_TYPO_KEYS
+from trainwreck.verify.keys import owners, typo_of
 from trainwreck.verify.model import ClassSchema, Schema
 from trainwreck.verify.read import Document
 
@@ -39,7 +40,6 @@ def _fit(keys: set[str], names: set[str], family: tuple[tuple[str, str], ...] = 
     """The share of keys a class explains: its own, a near-miss, or an old name of `family`."""
     if not keys:
         return 0.0
-    from trainwreck.verify.keys import owners, typo_of
 
     explained = keys & names
     for index, key in enumerate(sorted(keys - names)):

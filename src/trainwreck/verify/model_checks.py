@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainwreck.errors import EvidenceError
+from trainwreck.memory.architectures import shape_of
+from trainwreck.memory.config import ModelConfig, load_config
 from trainwreck.memory.tensor_parallel import (
     VLLM_HEADS_CHECK_URL,
     legal_sizes,
@@ -29,8 +31,6 @@ WILDCARDS = {"all-linear", "all", "all_linear"}
 
 
 def _model(run: Run, index: int) -> ModelConfig | None:
-    from trainwreck.memory.config import ModelConfig, load_config
-
     for other, report in enumerate(run.reports):
         if report.kind == "model-config":
             document = run.documents[other]
@@ -67,8 +67,6 @@ def _targets(value: object) -> list[str] | None:
 
 
 def lora_targets(run: Run) -> Iterator[Found]:
-    from trainwreck.memory.architectures import shape_of
-
     for index in range(len(run.documents)):
         key = next((k for k in TARGET_KEYS if run.leaf(index, k) is not None), None)
         names = _targets(run.leaf(index, key)) if key else None

@@ -12,6 +12,16 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from trainwreck.errors import KnowledgeBaseError
+from trainwreck.fixes.guards import (
+    compilation,
+    data,
+    distributed,
+    environment,
+    generation,
+    memory,
+    setup_checks,
+    training,
+)
 from trainwreck.fixes.guards.base import EVIDENCE_REF, GuardTemplate, ParamValue
 from trainwreck.model import Prevention, Scalar
 
@@ -20,17 +30,6 @@ if TYPE_CHECKING:
 
 
 def _registry() -> dict[str, GuardTemplate]:
-    from trainwreck.fixes.guards import (
-        compilation,
-        data,
-        distributed,
-        environment,
-        generation,
-        memory,
-        setup_checks,
-        training,
-    )
-
     modules = (
         training,
         setup_checks,

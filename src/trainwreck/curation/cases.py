@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from trainwreck.cases import load_memory
+from trainwreck.pipeline import diagnose
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb import KnowledgeBase
 from trainwreck.model import Category, Diagnosis
@@ -99,8 +101,6 @@ def diagnose_unseen(
     the folder's name); a case must be diagnosed as a new failure, not recognised.
     `own` holds its source and folder name.
     """
-    from trainwreck.cases import load_memory  # the pipeline imports the KB: import late
-    from trainwreck.diagnose import diagnose
 
     memory = load_memory(exclude=own)
     return diagnose([str(p) for p in inputs], symptoms=symptoms, kb=kb, cases=memory)

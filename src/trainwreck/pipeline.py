@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, BinaryIO
 
+from trainwreck import analyzers, context
+from trainwreck.cases import load_memory, similar
+from trainwreck.engine.assemble import build
+from trainwreck.engine.candidates import rank_candidates
 from trainwreck.errors import EvidenceError
+from trainwreck.evidence.collect import collect
+from trainwreck.kb import load
 
 if TYPE_CHECKING:
     from trainwreck.cases import CaseMemory
@@ -51,13 +57,6 @@ def examine(
     Callers that draw the run's curves need the evidence too: the Diagnosis
     leaves out the NumPy metric tables.
     """
-    from trainwreck import analyzers, context
-    from trainwreck.cases import load_memory, similar
-    from trainwreck.engine.assemble import build
-    from trainwreck.engine.candidates import rank_candidates
-    from trainwreck.evidence.collect import collect
-    from trainwreck.kb import load
-
     knowledge = kb or load()
     keep = knowledge.keep_parts((*analyzers.KEEP, *context.KEEP))
     evidence = collect(

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from trainwreck.curation.cases import diagnose_case, load_case
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.fixes.compare import direction, number
+from trainwreck.fixes.guards import TEMPLATES
+from trainwreck.fixes.guards.base import EVIDENCE_REF
 from trainwreck.fixes.targets import target
 from trainwreck.kb import PATTERNS_DIR, KnowledgeBase, load_from
-from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.kb.compiled import stale
 from trainwreck.kb.schema import Pattern
 
@@ -74,7 +76,27 @@ def _page(pattern: Pattern) -> list[str]:
         ]
     if all(s.frame for s in pattern.signatures):
         problems.append("frame signatures alone can never match")
-    return problems + _examples(pattern) + _directions(pattern)
+    return problems + _examples(pattern) + _guard_codes(pattern) + _directions(pattern)
+
+
+def _guard_codes(pattern: Pattern) -> list[str]:
+    """Each guard's template exists and gets only its own params, numbers where they are numbers."""
+    problems = []
+    for code in (g.code for g in pattern.prevention if g.code):
+        known = TEMPLATES.get(code.template)
+        if known is None:
+            problems.append(f"unknown guard template {code.template!r}")
+            continue
+        unknown = sorted(set(code.params) - set(known.defaults))
+        if unknown:
+            problems.append(f"guard template {code.template!r} has no params {unknown}")
+        for key, value in code.params.items():
+            default = known.defaults.get(key)
+            numeric = isinstance(default, int | float) and not isinstance(default, bool)
+            # YAML reads `1e-06` as a string: a threshold must stay a number (or "{group}").
+            if numeric and isinstance(value, str) and not EVIDENCE_REF.match(value):
+                problems.append(f"guard param {key} must be a number, got {value!r}")
+    return problems
 
 
 def _directions(pattern: Pattern) -> list[str]:
