@@ -36,9 +36,9 @@ from trainwreck.cases import load_memory
 from trainwreck.cases.match import bundled_records
 from trainwreck.cases.records import CaseRecord
 from trainwreck.curation.cases import diagnose_unseen
-from trainwreck.pipeline import diagnose
 from trainwreck.errors import TrainwreckError
 from trainwreck.kb import load as load_kb
+from trainwreck.pipeline import diagnose
 
 ROOT = Path(__file__).resolve().parent.parent
 JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

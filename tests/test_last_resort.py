@@ -14,9 +14,9 @@ import pytest
 
 from helpers import run_in_process
 from trainwreck import analyzers
-from trainwreck.pipeline import diagnose
 from trainwreck.evidence.collect import collect
 from trainwreck.model import Evidence, Finding
+from trainwreck.pipeline import diagnose
 
 CASES = Path(__file__).parent / "cases"
 OOM_LOG = next((CASES / "pytorch-oom-fragmentation-35901").glob("*.log"))

@@ -13,8 +13,8 @@ import typing
 from trainwreck.version import __version__
 
 if typing.TYPE_CHECKING:
-    from trainwreck.pipeline import diagnose
     from trainwreck.model import Diagnosis, Evidence, Hypothesis
+    from trainwreck.pipeline import diagnose
 
 __all__ = ["Diagnosis", "Evidence", "Hypothesis", "__version__", "diagnose"]
 _EXPORTS = {

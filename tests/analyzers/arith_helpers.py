@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainwreck.curation.cases import diagnose_folder
-from trainwreck.pipeline import examine
 from trainwreck.model import Diagnosis, Finding
+from trainwreck.pipeline import examine
 
 ROOT = Path(__file__).parent.parent.parent
 BATCH_1 = ROOT / "benchmarks" / "first_sight" / "batch-1"

@@ -10,8 +10,8 @@ import numpy
 import yaml
 from arith_helpers import ROOT, found, logged
 
-from trainwreck.pipeline import examine
 from trainwreck.model import Diagnosis
+from trainwreck.pipeline import examine
 
 BATCH_2 = ROOT / "benchmarks" / "first_sight" / "batch-2"
 PAGE = "api-missing-in-installed-release"

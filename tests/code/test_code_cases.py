@@ -14,9 +14,9 @@ import yaml
 from code_helpers import BATCH_1, ROOT
 
 from trainwreck.analyzers.code import DETECTORS
-from trainwreck.pipeline import diagnose
 from trainwreck.kb import load
 from trainwreck.model import Diagnosis
+from trainwreck.pipeline import diagnose
 
 
 def _diagnose(case: str, *, with_code: bool, extra_symptoms: str = "") -> Diagnosis:

@@ -11,9 +11,9 @@ import pytest
 from test_metric_stores import _first_nan, _mlflow_run
 
 from trainwreck.curves.stores import read_mlflow_run, run_points
-from trainwreck.pipeline import examine
 from trainwreck.limits import MAX_METRICS_TEXT_BYTES, MAX_MLFLOW_METRIC_BYTES, MIB
 from trainwreck.model import Gap
+from trainwreck.pipeline import examine
 
 LINE = b"1700000000000 0.5 7\n"
 

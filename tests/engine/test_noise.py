@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.pipeline import diagnose
 from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
 from trainwreck.engine.match import Hit, Match
 from trainwreck.engine.rank import Candidate
 from trainwreck.kb import load
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Diagnosis, RunContext, SourceRef
+from trainwreck.pipeline import diagnose
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "llama-lora-oom"
 REF = SourceRef(source="train.log", line=1, text="x")

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from trainwreck.pipeline import diagnose
 from trainwreck.model import Diagnosis
+from trainwreck.pipeline import diagnose
 
 EMBEDDING_INDEX = """
 import torch

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from helpers import run
-from trainwreck.pipeline import diagnose
 from trainwreck.env import check, read_listing
+from trainwreck.pipeline import diagnose
 
 
 @pytest.mark.parametrize(

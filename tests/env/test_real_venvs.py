@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.pipeline import diagnose
 from trainwreck.env import check, read_listing, read_live
 from trainwreck.env.links import Line, trace
+from trainwreck.pipeline import diagnose
 
 pytestmark = pytest.mark.slow
 

@@ -6,9 +6,8 @@ from pathlib import Path
 
 from evidence_helpers import FIXTURES
 
-from trainwreck.evidence.collect import collect
 from trainwreck.evidence.code import MIN_INDENTED_LINES, from_lines, from_symptoms
-from trainwreck.evidence.collect import MAX_CODE_FILES
+from trainwreck.evidence.collect import MAX_CODE_FILES, collect
 
 ROOT = FIXTURES.parents[2]
 BATCH_1 = ROOT / "benchmarks" / "first_sight" / "batch-1"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from evidence_helpers import run_broken
 
-from trainwreck.pipeline import diagnose
 from trainwreck.evidence.collect import collect
+from trainwreck.pipeline import diagnose
 from trainwreck.redact import redact
 from trainwreck.redact.terminal import neutralise, strip_sequences
 from trainwreck.report import render

@@ -15,11 +15,11 @@ from generated_runs import generated_runs
 
 from trainwreck.curation.cases import diagnose_case, find_cases
 from trainwreck.curation.lint import _directions
-from trainwreck.pipeline import diagnose
 from trainwreck.fixes.consistency import check, not_concrete, pointless, repeated_flags
 from trainwreck.fixes.patch import patched_files
 from trainwreck.kb import KnowledgeBase, load
 from trainwreck.model import Change, ConfigBlock, Diagnosis, Fix
+from trainwreck.pipeline import diagnose
 
 CASES = find_cases(Path(__file__).parents[1] / "cases")
 GENERATED_REPORTS = 200

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from trainwreck.curation.cases import diagnose_case, find_cases
-from trainwreck.pipeline import diagnose
 from trainwreck.fixes.owners import SERVING_PHASE, concerns, setting_framework, wrong_for_run
 from trainwreck.model import Diagnosis, RunContext
+from trainwreck.pipeline import diagnose
 
 TESTS = Path(__file__).parents[1]
 # A JAX run whose first op failed in cuDNN: https://github.com/jax-ml/jax/issues/22533

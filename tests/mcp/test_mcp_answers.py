@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from helpers import assert_one_line_error, run
-from trainwreck.pipeline import diagnose
 from trainwreck.mcp_server import answers
 from trainwreck.mcp_server.hypotheses import RULED_OUT_FACTOR, rank
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy, ToolInputError, log_stream
 from trainwreck.mcp_server.network import parse_http
+from trainwreck.pipeline import diagnose
 
 NAN_STATUS = (
     "loss becomes NaN after 1200 steps in fp16 mixed precision, loss scale keeps decreasing"

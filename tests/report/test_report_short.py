@@ -10,8 +10,8 @@ from pathlib import Path
 from report_fixtures import oom_diagnosis, with_evidence
 
 from helpers import run
-from trainwreck.pipeline import diagnose
 from trainwreck.model import ConfigBlock, Diagnosis
+from trainwreck.pipeline import diagnose
 from trainwreck.report import to_markdown, to_short_markdown
 from trainwreck.report.short import BLOCK_LINES, QUOTE_CHARS
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import yaml
 
 from trainwreck.cases import load_memory
-from trainwreck.pipeline import diagnose
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb import KnowledgeBase
 from trainwreck.model import Category, Diagnosis
+from trainwreck.pipeline import diagnose
 
 CASE_FILE = "case.yaml"
 _NOT_EVIDENCE = {CASE_FILE, "expected.md", "expected.json", "expected.html"}

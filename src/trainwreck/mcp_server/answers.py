@@ -16,7 +16,6 @@ from typing import Any
 from trainwreck.cases import load_memory, similar
 from trainwreck.cases.local import default_path, read
 from trainwreck.cases.match import bundled_records
-from trainwreck.pipeline import diagnose
 from trainwreck.errors import TrainwreckError
 from trainwreck.kb import load, priors
 from trainwreck.kb.page import to_markdown as page_markdown
@@ -34,6 +33,7 @@ from trainwreck.memory import render as memory_render
 from trainwreck.memory.budget import LORA_DEFAULT_TARGETS
 from trainwreck.memory.gpus import parse_gpus
 from trainwreck.model import Diagnosis, Evidence, RunContext
+from trainwreck.pipeline import diagnose
 from trainwreck.report import to_json, to_markdown
 from trainwreck.verify import render as verify_render
 from trainwreck.verify.defaults import framework_default
