@@ -22,6 +22,8 @@ EXAMPLE = "llamafactory-oom-13b-lora-a100-2908"  # examples/llama-lora-oom: batc
 FP16 = "sentence-transformers-mt5-fp16-nan-2703"  # fp16 overflow; the fix is bf16
 CPU_RUN = "pytorch-torchvision-nms-cpu-122494"  # hardware: cpu
 PYTHON_BLOCK = "repro-divergence-adam-beta2-spike"  # `TrainingArguments(adam_beta2=0.95)` block
+# 112.79 GiB of 31.75; fits with checkpointing + the optimizer offloaded (a combined change)
+COMBINED_FIT = "llamafactory-llama7b-zero2-v100-1221"
 
 
 def rules(diagnosis: Diagnosis | None, markdown: str) -> dict[str, list[str]]:
@@ -87,6 +89,17 @@ def test_a_memory_fix_that_misses_the_reports_own_fit_is_caught() -> None:
     assert [(f.where, "offload_optimizer unchanged" in f.why) for f in found] == [
         ("hypotheses[0].fixes[0]", True)
     ]
+
+
+def test_a_fix_that_makes_every_change_of_a_combined_fit_reaches_it() -> None:
+    diagnosis, _ = case_report(COMBINED_FIT)
+    assert str(diagnosis.hypotheses[0].values["fitting_change"]).startswith("combined:")
+    assert "fix-misses-goal" not in rules_of(diagnosis)
+    checkpointing, offload = diagnosis.hypotheses[0].fixes[0].changes
+    assert offload.path == "ds_config.zero_optimization.offload_optimizer.device"
+    short = with_fix(diagnosis, 0, checkpointing, action="Recompute activations.")
+    found = [f.why for f in audit(short, "") if f.rule == "fix-misses-goal"]
+    assert len(found) == 1 and found[0].endswith("leaves offload_optimizer unchanged")
 
 
 def test_a_table_computed_for_the_fix_that_does_not_fit_is_caught() -> None:
