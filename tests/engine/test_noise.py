@@ -12,13 +12,16 @@ import pytest
 
 from trainwreck.diagnose import diagnose
 from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
+from trainwreck.engine.gate import SPECIFIC_WEIGHT
 from trainwreck.engine.match import Hit, Match
 from trainwreck.engine.rank import Candidate
 from trainwreck.kb import load
+from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Diagnosis, RunContext, SourceRef
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "llama-lora-oom"
+CASES = Path(__file__).parents[1] / "cases"
 REF = SourceRef(source="train.log", line=1, text="x")
 # The example's only line for these pages is `--fp16` in its launch command.
 FP16_ONLY_PAGES = {"clip-grad-norm-nonfinite-error", "lr-scheduler-step-before-optimizer-warning"}
@@ -57,6 +60,30 @@ def test_a_same_class_alternative_needs_no_strong_hit() -> None:
     top = _candidate("cuda-oom-capacity", 0.9)
     other = _candidate("cuda-oom-other-process", 0.1)
     assert other in shown([top, other], RunContext())
+
+
+def test_a_page_for_a_framework_the_run_never_shows_is_no_alternative() -> None:
+    # A DeepSpeed JIT-build hang: the JAX barrier page was its fourth hypothesis.
+    diagnosis = diagnose_case(load_case(CASES / "deepspeedexamples-torch-extensions-lock-302"))
+    assert diagnosis.hypotheses[0].id == "torch-extensions-stale-lock"
+    assert "jax" not in diagnosis.context.frameworks
+    assert "jax-distributed-barrier-timeout" not in {h.id for h in diagnosis.hypotheses}
+
+
+@pytest.mark.parametrize(
+    ("weight", "frameworks", "kept"),
+    [
+        (SPECIFIC_WEIGHT - 0.1, {"pytorch": "log"}, False),
+        (SPECIFIC_WEIGHT, {"pytorch": "log"}, True),  # its own message names JAX
+        (SPECIFIC_WEIGHT - 0.1, {"jax": "log"}, True),
+    ],
+)
+def test_an_alternative_for_an_absent_framework_needs_its_own_message(
+    weight: float, frameworks: dict[str, str], kept: bool
+) -> None:
+    top = _candidate("nccl-watchdog-timeout", 0.9)
+    other = _candidate("jax-distributed-barrier-timeout", weight)  # requires jax
+    assert (other in shown([top, other], RunContext(frameworks=frameworks))) is kept
 
 
 def test_one_guard_template_is_shown_once() -> None:

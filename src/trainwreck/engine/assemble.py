@@ -5,6 +5,7 @@ from __future__ import annotations
 from trainwreck import __version__
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.fallback import ungrounded
+from trainwreck.engine.gate import missing_frameworks
 from trainwreck.engine.missing import next_evidence
 from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
@@ -215,12 +216,18 @@ def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
 
     An alternative has log evidence of its own or shares the top one's failure
     class; a symptom-only or context-only page of another class is noise, not an
-    alternative.
+    alternative. A page for a framework the run never shows (a JAX barrier in a
+    DeepSpeed run) is no alternative either, unless its own message matched (issue 18).
     """
     if not ranked:
         return []
     top_class = _category(ranked[0].pattern, context)
-    rest = [c for c in ranked[1:] if _own_evidence(c) or _category(c.pattern, context) == top_class]
+    rest = [
+        c
+        for c in ranked[1:]
+        if (_own_evidence(c) or _category(c.pattern, context) == top_class)
+        and (c.specific or not missing_frameworks(c.pattern, context))
+    ]
     return [ranked[0], *rest][:MAX_HYPOTHESES]
 
 
