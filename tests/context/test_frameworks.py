@@ -43,6 +43,11 @@ def test_a_cuda_oom_run_is_on_cuda() -> None:
     assert _context_of("alpaca-llama7b-fsdp-v100-223").hardware == "cuda"
 
 
+def test_torch_naming_itself_pytorch_is_a_torch_run() -> None:
+    """An sm_120 GPU refused by a torch wheel: the log says "PyTorch", never "torch"."""
+    assert "pytorch" in _context_of("cosmos-reason1-sm120-blackwell-57").frameworks
+
+
 def test_nccl_is_seen_inside_process_group_names() -> None:
     """This log names NCCL only inside `ProcessGroupNCCL.cpp` and `WorkNCCL(...)`."""
     assert "nccl" in _context_of("automodel-ckpt-barrier-timeout-1038").frameworks

@@ -19,7 +19,8 @@ from trainwreck.model import Evidence
 
 # A framework's name or an API only it has, as it appears in logs, code and prose.
 FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
-    "pytorch": re.compile(r"\btorch\b|pytorch|\bnn\.Module\b|\bCUDA out of memory"),
+    # torch names itself "PyTorch" ("not compatible with the current PyTorch installation")
+    "pytorch": re.compile(r"\btorch\b|(?i:pytorch)|\bnn\.Module\b|\bCUDA out of memory"),
     "transformers": re.compile(
         r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"
         r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface"
