@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from importlib.resources import files
 from pathlib import Path
 
 from trainwreck.context import build
@@ -9,6 +11,7 @@ from trainwreck.context.frameworks import without_torch
 from trainwreck.evidence.collect import collect
 
 CASES = Path(__file__).parent.parent / "cases"
+NCCL_WATCHDOG = "pytorch-rank0-only-postprocess-nccl-timeout-444"
 
 
 def _context_of(case: str, symptoms: str | None = None):  # type: ignore[no-untyped-def]
@@ -46,6 +49,21 @@ def test_a_cuda_oom_run_is_on_cuda() -> None:
 def test_torch_naming_itself_pytorch_is_a_torch_run() -> None:
     """An sm_120 GPU refused by a torch wheel: the log says "PyTorch", never "torch"."""
     assert "pytorch" in _context_of("cosmos-reason1-sm120-blackwell-57").frameworks
+
+
+def test_trainingarguments_flags_on_the_command_line_are_a_transformers_run() -> None:
+    """Alpaca's torchrun line passes `--per_device_train_batch_size`: HF Trainer flags."""
+    assert "transformers" in _context_of("alpaca-llama13b-fsdp-a100-86").frameworks
+
+
+def test_torchs_nccl_watchdog_is_a_torch_run(tmp_path: Path) -> None:
+    """A bundled record whose whole log is torch's c10d watchdog line and its frame."""
+    text = files("trainwreck.cases").joinpath("data/bundled.jsonl").read_text(encoding="utf-8")
+    (record,) = [r for r in map(json.loads, text.splitlines()) if r["id"] == NCCL_WATCHDOG]
+    log = tmp_path / "rank0.log"
+    log.write_text(record["evidence"], encoding="utf-8")
+    assert "ProcessGroupNCCL.cpp" in record["evidence"] and "torch" not in record["evidence"]
+    assert "pytorch" in build(collect([str(log)])).frameworks
 
 
 def test_nccl_is_seen_inside_process_group_names() -> None:

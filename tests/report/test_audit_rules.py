@@ -251,6 +251,24 @@ def test_a_framework_the_run_does_not_have_is_caught() -> None:
     ]
     brought_in = with_fix(diagnosis, 1, action="Use an 8-bit optimizer (requires bitsandbytes).")
     assert "framework-not-in-context" not in rules_of(brought_in)
+    honest = with_fix(diagnosis, 1, zero3, action="Shard with ZeRO stage 3 (requires deepspeed).")
+    assert "framework-not-in-context" not in rules_of(honest)
+
+
+@pytest.mark.parametrize(
+    ("title", "caught"),
+    [
+        ("Compiled extension (flash-attn, xformers) built against another torch", True),
+        ("Compiled extension (e.g. flash-attn, xformers) built against another torch", False),
+        ("A flash-attn build (e.g. xformers) built against another torch", True),
+    ],
+)
+def test_a_framework_named_only_as_an_example_passes(title: str, caught: bool) -> None:
+    diagnosis, _ = case_report(WORKERS)  # pytorch and numpy only
+    planted = with_top(diagnosis, title=title)
+    assert (
+        "hypotheses[0].title" in rules_of(planted).get("framework-not-in-context", [])
+    ) is caught
 
 
 def test_cuda_code_in_a_cpu_run_is_caught() -> None:

@@ -19,11 +19,20 @@ from trainwreck.model import Evidence
 
 # A framework's name or an API only it has, as it appears in logs, code and prose.
 FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
-    # torch names itself "PyTorch" ("not compatible with the current PyTorch installation")
-    "pytorch": re.compile(r"\btorch\b|(?i:pytorch)|\bnn\.Module\b|\bCUDA out of memory"),
+    # torch names itself "PyTorch" ("not compatible with the current PyTorch installation");
+    # its c10d watchdog and collective checks print from torch's own classes
+    "pytorch": re.compile(
+        r"\btorch\b|(?i:pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
+        r"\bWorkNCCL\b|CollectiveFingerPrint"
+    ),
     "transformers": re.compile(
         r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"
-        r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface"
+        r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface|"
+        # keys only TrainingArguments reads (and configs built on it), as flags or config; not
+        # per_device_train_batch_size, which DeepSpeed-Chat's own argparse copies
+        r"\b(?:evaluation|eval|save|logging)_strategy\b|\bsave_total_limit\b|"
+        r"\bfsdp_transformer_layer_cls_to_wrap\b|"
+        r"\bfinetuning_type\b"  # LLaMA-Factory's own key: it trains through the HF Trainer
     ),
     "peft": re.compile(r"\bpeft\b|LoraConfig|\blora_\w+|\bLoRA\b|get_peft_model|PeftModel", re.I),
     "trl": re.compile(r"\btrl\b|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
@@ -93,6 +102,26 @@ def distribution(framework: str) -> str | None:
         ),
         None,
     )
+
+
+# What each framework runs on: a run that shows one runs these too (vLLM runs on PyTorch).
+FOUNDATIONS: dict[str, tuple[str, ...]] = {
+    "transformers": ("pytorch", "accelerate"),
+    "peft": ("transformers", "pytorch", "accelerate"),
+    "trl": ("transformers", "accelerate", "pytorch"),
+    "vllm": ("pytorch", "transformers"),
+    **dict.fromkeys(
+        ("accelerate", "deepspeed", "lightning", "bitsandbytes", "flash-attn", "xformers"),
+        ("pytorch",),
+    ),
+    "megatron": ("pytorch",),
+}
+
+
+def with_foundations(frameworks: Collection[str]) -> set[str]:
+    """The frameworks a run shows, with what they run on."""
+    seen = set(frameworks)
+    return seen | {base for name in seen for base in FOUNDATIONS.get(name, ())}
 
 
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen.
