@@ -6,8 +6,10 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
+
 from trainwreck.context import build
-from trainwreck.context.frameworks import without_torch
+from trainwreck.context.frameworks import FRAMEWORK_WORDS, without_torch
 from trainwreck.evidence.collect import collect
 
 CASES = Path(__file__).parent.parent / "cases"
@@ -64,6 +66,23 @@ def test_torchs_nccl_watchdog_is_a_torch_run(tmp_path: Path) -> None:
     log.write_text(record["evidence"], encoding="utf-8")
     assert "ProcessGroupNCCL.cpp" in record["evidence"] and "torch" not in record["evidence"]
     assert "pytorch" in build(collect([str(log)])).frameworks
+
+
+@pytest.mark.parametrize(
+    ("line", "torch"),
+    [
+        ("AssertionError: Torch not compiled with CUDA enabled", True),
+        ("RuntimeError: [enforce fail at alloc_cpu.cpp:114] DefaultCPUAllocator: not enough", True),
+        (
+            "[E ProcessGroupNCCL.cpp:474] [Rank 0] Watchdog caught collective operation timeout",
+            True,
+        ),
+        ("torchvision 0.18.0", False),  # a package named after torch is not torch
+        ("NCCL WARN Call to ibv_reg_mr failed", False),
+    ],
+)
+def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
+    assert bool(FRAMEWORK_WORDS["pytorch"].search(line)) is torch
 
 
 def test_nccl_is_seen_inside_process_group_names() -> None:

@@ -14,9 +14,11 @@ from trainwreck.fixes.owners import (
     SERVING_PHASE,
     command_wrong_for_run,
     concerns,
+    for_another_stack,
     setting_framework,
     wrong_for_run,
 )
+from trainwreck.kb import load
 from trainwreck.kb.cases import diagnose_case, find_cases
 from trainwreck.model import Diagnosis, RunContext
 
@@ -111,6 +113,17 @@ def test_a_command_for_a_framework_the_fix_brings_in_is_kept() -> None:
     assert not command_wrong_for_run("pip install -U deepspeed", plain, {"deepspeed"})
     assert not command_wrong_for_run("pip install -U deepspeed", RunContext())
     assert not command_wrong_for_run("nvidia-smi", plain)
+
+
+def test_a_fix_for_users_of_one_framework_is_offered_only_in_runs_that_show_it() -> None:
+    """no-trainable-parameters: "With PEFT and gradient checkpointing ..." is PEFT advice."""
+    page = load().get("no-trainable-parameters")
+    assert page is not None
+    (peft_fix,) = [fix for fix in page.fixes if fix.requires]
+    assert peft_fix.requires == ("peft",)
+    assert for_another_stack(peft_fix, RunContext(frameworks={"pytorch": "x"}))
+    assert not for_another_stack(peft_fix, RunContext(frameworks={"peft": "x"}))
+    assert not for_another_stack(peft_fix, RunContext())  # a run that shows nothing
 
 
 def test_a_training_dataloader_is_wrong_advice_for_vllm_serving() -> None:

@@ -256,6 +256,22 @@ def test_a_framework_the_run_does_not_have_is_caught() -> None:
 
 
 @pytest.mark.parametrize(
+    "name",
+    [
+        "xformers-built-for-other-torch-8580",  # undefined symbol: "(flash-attn, xformers, ...)"
+        "minicons-transformers5-vision2seq-94",  # import skew: "transformers / trl / peft"
+        "accelerate-device-map-ddp-1368",  # device_map="auto" under "(DDP/FSDP/DeepSpeed)"
+        "llamafactory-accelerate-keep-torch-compile-8451",  # "transformers (or diffusers/trl)"
+        "cosmos-reason1-sm120-blackwell-57",  # "PyTorch build" in a log that says "PyTorch"
+    ],
+)
+def test_a_generic_pages_title_names_other_frameworks_only_as_examples(name: str) -> None:
+    diagnosis, markdown = case_report(name)
+    found = [f.where for f in audit(diagnosis, markdown) if f.rule == "framework-not-in-context"]
+    assert "hypotheses[0].title" not in found
+
+
+@pytest.mark.parametrize(
     ("title", "caught"),
     [
         ("Compiled extension (flash-attn, xformers) built against another torch", True),

@@ -19,11 +19,11 @@ from trainwreck.model import Evidence
 
 # A framework's name or an API only it has, as it appears in logs, code and prose.
 FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
-    # torch names itself "PyTorch" ("not compatible with the current PyTorch installation");
-    # its c10d watchdog and collective checks print from torch's own classes
+    # torch names itself "PyTorch" or "Torch" ("Torch not compiled with CUDA enabled"); its
+    # c10d watchdog, collective checks and CPU allocator print from torch's own classes
     "pytorch": re.compile(
-        r"\btorch\b|(?i:pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
-        r"\bWorkNCCL\b|CollectiveFingerPrint"
+        r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
+        r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator"
     ),
     "transformers": re.compile(
         r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"

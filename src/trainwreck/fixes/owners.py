@@ -107,8 +107,12 @@ def command_wrong_for_run(command: str, context: RunContext, brings: Collection[
 
 
 def for_another_stack(fix: PatternFix, context: RunContext) -> bool:
-    """Whether every change and command of a KB fix is advice for another stack
-    (disabling `torch.backends.cudnn` for a JAX user): the fix is then no fix here."""
+    """Whether a KB fix is advice for another stack: it `requires` a framework the run
+    does not show, or every change and command of it is for another stack (disabling
+    `torch.backends.cudnn` for a JAX user). The fix is then no fix here."""
+    shown = with_foundations(context.frameworks)
+    if fix.requires and shown and not shown.intersection(fix.requires):
+        return True
     brings = brought_in(fix.action)
     wrong = [wrong_for_run(change.path, context, brings) for change in fix.changes]
     wrong += [command_wrong_for_run(command, context, brings) for command in fix.commands]
