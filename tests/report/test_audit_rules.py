@@ -323,10 +323,42 @@ def test_an_unfilled_placeholder_is_caught(leftover: str) -> None:
         "Can't pickle local object 'main.<locals>.<lambda>'",
         "a tensor with grad_fn=<AddBackward0>",
         "token <redacted:hf-token> in the log",
+        "the labels already begin with the start token (<s>/BOS)",  # a tokenizer's own token
+        "- Ask: same? Compare your error with the thread's lines: remote=[127.0.0.1]:<port>",
     ],
 )
 def test_words_that_only_look_like_placeholders_pass(prose: str) -> None:
     assert "placeholder" not in rules(None, f"## Diagnosis\n\n{prose}\n")
+
+
+def test_a_fill_in_before_a_threads_quoted_lines_is_still_caught() -> None:
+    line = "- Ask: run <your command>? Compare your error with the thread's lines: x"
+    assert len(rules(None, f"## Diagnosis\n\n{line}\n")["placeholder"]) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "automodel-ckpt-barrier-timeout-1038",  # py-spy dump --pid <PID>
+        "coreweave-triton-key-import-64",  # triton==<the version torch requires>
+        "deepseek-vl-requires-python-24",  # pip index versions <package>
+        "jax-feedstock-jaxlib-too-old-81",  # jax==X, jax==<release paired with ...>
+        "qwen-vl-finetune-host-oom-killed-135",  # sbatch --mem=<GB>G
+        "pytorch-cyclegan-oom-other-process-962",  # CUDA_VISIBLE_DEVICES=<idle index>
+        "repro-nan-fp16-vae-latents",  # NaN detected in latents: <image path>
+        "peft-merge-4bit-rounding-2321",  # from_pretrained('<base>') ... '<out>'
+        "vllm-bf16-v100-946",  # vllm serve <model>, the model unknown
+    ],
+)
+def test_a_real_report_leaves_no_template_unfilled(name: str) -> None:
+    diagnosis, markdown = case_report(name)
+    assert [str(f) for f in audit(diagnosis, markdown) if f.rule == "placeholder"] == []
+
+
+def test_a_command_takes_the_model_from_the_evidence() -> None:
+    diagnosis, _ = case_report("peft-target-modules-baichuan-43")  # loads /data1/.../baichuan-7B/
+    commands = [c for fix in diagnosis.hypotheses[0].fixes for c in fix.commands]
+    assert any("from_pretrained('/data1/projects/baichuan-7B/'" in c for c in commands), commands
 
 
 def test_user_text_quoted_as_evidence_is_not_checked_for_placeholders() -> None:
