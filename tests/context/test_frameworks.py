@@ -85,6 +85,32 @@ def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
     assert bool(FRAMEWORK_WORDS["pytorch"].search(line)) is torch
 
 
+@pytest.mark.parametrize(
+    ("framework", "line"),
+    [
+        ("jax", "Finished jaxpr to MLIR module conversion jit(jac_scaled) in 0.13 sec"),
+        ("jax", "Finished tracing + transforming project for pjit in 0.0073 sec"),
+        (
+            "lightning",
+            "Trainer(strategy='ddp') is not compatible with an interactive environment."
+            " Choose one of the compatible strategies: Fabric(strategy='dp'|'ddp_notebook')",
+        ),
+        (
+            "pytorch",
+            "RuntimeError: Expected all tensors to be on the same device, but found at"
+            " least two devices, cuda:0 and cpu!",
+        ),
+        (
+            "transformers",
+            "ImportError: tokenizers>=0.22.0,<=0.23.0 is required for a normal"
+            " functioning of this module, but found tokenizers==0.23.1.",
+        ),
+    ],
+)
+def test_a_message_only_one_framework_prints_names_it(framework: str, line: str) -> None:
+    assert FRAMEWORK_WORDS[framework].search(line)
+
+
 def test_nccl_is_seen_inside_process_group_names() -> None:
     """This log names NCCL only inside `ProcessGroupNCCL.cpp` and `WorkNCCL(...)`."""
     assert "nccl" in _context_of("automodel-ckpt-barrier-timeout-1038").frameworks

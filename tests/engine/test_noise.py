@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from trainwreck.diagnose import diagnose
-from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
 from trainwreck.engine.gate import SPECIFIC_WEIGHT
 from trainwreck.engine.match import Hit, Match
 from trainwreck.engine.rank import Candidate
+from trainwreck.engine.shown import CONTEXT_WEIGHT, shown
 from trainwreck.kb import load
 from trainwreck.kb.cases import diagnose_case, load_case
 from trainwreck.kb.schema import Pattern, Signature
@@ -84,6 +84,21 @@ def test_an_alternative_for_an_absent_framework_needs_its_own_message(
     top = _candidate("nccl-watchdog-timeout", 0.9)
     other = _candidate("jax-distributed-barrier-timeout", weight)  # requires jax
     assert (other in shown([top, other], RunContext(frameworks=frameworks))) is kept
+
+
+def test_a_page_for_an_absent_framework_is_no_top_answer_either() -> None:
+    top = _candidate("jax-distributed-barrier-timeout", SPECIFIC_WEIGHT - 0.1)  # requires jax
+    other = _candidate("nccl-watchdog-timeout", 0.5)
+    torch_run = RunContext(frameworks={"pytorch": "log"})
+    assert shown([top, other], torch_run) == [other]
+    assert shown([top], torch_run) == []  # the ungrounded answer, not a JAX page
+
+
+def test_a_look_alike_thread_about_an_absent_framework_is_no_alternative() -> None:
+    """A frozen-parameters repro (torch only) got huggingface/peft#137 beside its answer."""
+    diagnosis = diagnose_case(load_case(CASES / "repro-autograd-frozen-no-grad-fn"))
+    assert "peft" not in diagnosis.context.frameworks
+    assert not [h.id for h in diagnosis.hypotheses if "peft" in h.id], diagnosis.hypotheses
 
 
 def test_one_guard_template_is_shown_once() -> None:

@@ -23,7 +23,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     # c10d watchdog, collective checks and CPU allocator print from torch's own classes
     "pytorch": re.compile(
         r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
-        r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator"
+        r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator|"
+        r"Expected all tensors to be on the same device"
     ),
     "transformers": re.compile(
         r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"
@@ -32,7 +33,9 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         # per_device_train_batch_size, which DeepSpeed-Chat's own argparse copies
         r"\b(?:evaluation|eval|save|logging)_strategy\b|\bsave_total_limit\b|"
         r"\bfsdp_transformer_layer_cls_to_wrap\b|"
-        r"\bfinetuning_type\b"  # LLaMA-Factory's own key: it trains through the HF Trainer
+        r"\bfinetuning_type\b|"  # LLaMA-Factory's own key: it trains through the HF Trainer
+        # transformers' dependency check (utils/versions.py) refusing a pinned package
+        r"is required for a normal functioning of this module"
     ),
     "peft": re.compile(r"\bpeft\b|LoraConfig|\blora_\w+|\bLoRA\b|get_peft_model|PeftModel", re.I),
     "trl": re.compile(r"\btrl\b|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
@@ -45,10 +48,14 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"bitsandbytes|\bbnb\b|load_in_[48]bit|Linear4bit|Linear8bitLt|BitsAndBytesConfig", re.I
     ),
     "flash-attn": re.compile(r"flash[_-]attn|flash_attention_2|FlashAttention", re.I),
-    "lightning": re.compile(r"lightning|LightningModule|\bpl\.Trainer", re.I),
+    # Fabric and the ddp_notebook strategy are Lightning's own (its interactive-DDP refusal)
+    "lightning": re.compile(
+        r"lightning|LightningModule|\bpl\.Trainer|\bFabric\(|ddp_notebook", re.I
+    ),
     # xla/python (xla_extension) is jaxlib's XLA client: the path its C++ errors print from
     "jax": re.compile(
-        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension"
+        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension|"
+        r"\bjaxpr\b|\bpjit\b"  # its compile log: "jaxpr to MLIR module conversion jit(f)"
     ),
     # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
     "nccl": re.compile(r"nccl", re.I),
