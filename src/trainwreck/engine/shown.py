@@ -30,12 +30,14 @@ def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
     """The top candidate and the alternatives worth showing beside it.
 
     A page for a framework the run never shows (a JAX barrier in a DeepSpeed run, a
-    vLLM pin for a JAX plugin) is no answer, unless its own message matched (issue 18).
+    vLLM pin for a JAX plugin) is no answer while another page fits, unless its own
+    message matched (issue 18); alone, it stays the (demoted) best guess.
     An alternative has log evidence of its own or shares the top one's failure
     class; a symptom-only or context-only page of another class is noise, not an
     alternative.
     """
-    fitting = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
+    fits = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
+    fitting = fits or ranked[:1]  # nothing fits: the gate's demotion has said what it can
     if not fitting:
         return []
     top_class = category_of(fitting[0].pattern, context)
