@@ -125,11 +125,6 @@ def test_case_report_order_agrees_with_its_scores(case: Case) -> None:
     assert [*hypotheses_in_order(report), *alternatives_supported(report)] == []
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 18 parts B-D (fit-first fixes, scripts and blocks, noise/context) are being "
-    "fixed on other branches; /work/audit_violations.txt lists what remains",
-)
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
 def test_case_report_passes_the_audit(case: Case) -> None:
     diagnosis = diagnosed(case)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from importlib.resources import files
 from pathlib import Path
 
+import pytest
+
 from trainwreck.context import build
-from trainwreck.context.frameworks import without_torch
+from trainwreck.context.frameworks import FRAMEWORK_WORDS, without_torch
 from trainwreck.evidence.collect import collect
 
 CASES = Path(__file__).parent.parent / "cases"
+NCCL_WATCHDOG = "pytorch-rank0-only-postprocess-nccl-timeout-444"
 
 
 def _context_of(case: str, symptoms: str | None = None):  # type: ignore[no-untyped-def]
@@ -41,6 +46,69 @@ def test_the_user_words_name_a_framework_and_a_phase() -> None:
 
 def test_a_cuda_oom_run_is_on_cuda() -> None:
     assert _context_of("alpaca-llama7b-fsdp-v100-223").hardware == "cuda"
+
+
+def test_torch_naming_itself_pytorch_is_a_torch_run() -> None:
+    """An sm_120 GPU refused by a torch wheel: the log says "PyTorch", never "torch"."""
+    assert "pytorch" in _context_of("cosmos-reason1-sm120-blackwell-57").frameworks
+
+
+def test_trainingarguments_flags_on_the_command_line_are_a_transformers_run() -> None:
+    """Alpaca's torchrun line passes `--per_device_train_batch_size`: HF Trainer flags."""
+    assert "transformers" in _context_of("alpaca-llama13b-fsdp-a100-86").frameworks
+
+
+def test_torchs_nccl_watchdog_is_a_torch_run(tmp_path: Path) -> None:
+    """A bundled record whose whole log is torch's c10d watchdog line and its frame."""
+    text = files("trainwreck.cases").joinpath("data/bundled.jsonl").read_text(encoding="utf-8")
+    (record,) = [r for r in map(json.loads, text.splitlines()) if r["id"] == NCCL_WATCHDOG]
+    log = tmp_path / "rank0.log"
+    log.write_text(record["evidence"], encoding="utf-8")
+    assert "ProcessGroupNCCL.cpp" in record["evidence"] and "torch" not in record["evidence"]
+    assert "pytorch" in build(collect([str(log)])).frameworks
+
+
+@pytest.mark.parametrize(
+    ("line", "torch"),
+    [
+        ("AssertionError: Torch not compiled with CUDA enabled", True),
+        ("RuntimeError: [enforce fail at alloc_cpu.cpp:114] DefaultCPUAllocator: not enough", True),
+        (
+            "[E ProcessGroupNCCL.cpp:474] [Rank 0] Watchdog caught collective operation timeout",
+            True,
+        ),
+        ("torchvision 0.18.0", False),  # a package named after torch is not torch
+        ("NCCL WARN Call to ibv_reg_mr failed", False),
+    ],
+)
+def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
+    assert bool(FRAMEWORK_WORDS["pytorch"].search(line)) is torch
+
+
+@pytest.mark.parametrize(
+    ("framework", "line"),
+    [
+        ("jax", "Finished jaxpr to MLIR module conversion jit(jac_scaled) in 0.13 sec"),
+        ("jax", "Finished tracing + transforming project for pjit in 0.0073 sec"),
+        (
+            "lightning",
+            "Trainer(strategy='ddp') is not compatible with an interactive environment."
+            " Choose one of the compatible strategies: Fabric(strategy='dp'|'ddp_notebook')",
+        ),
+        (
+            "pytorch",
+            "RuntimeError: Expected all tensors to be on the same device, but found at"
+            " least two devices, cuda:0 and cpu!",
+        ),
+        (
+            "transformers",
+            "ImportError: tokenizers>=0.22.0,<=0.23.0 is required for a normal"
+            " functioning of this module, but found tokenizers==0.23.1.",
+        ),
+    ],
+)
+def test_a_message_only_one_framework_prints_names_it(framework: str, line: str) -> None:
+    assert FRAMEWORK_WORDS[framework].search(line)
 
 
 def test_nccl_is_seen_inside_process_group_names() -> None:

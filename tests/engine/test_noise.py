@@ -10,15 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from trainwreck.engine.assemble import CONTEXT_WEIGHT, shown
+from trainwreck.curation.cases import diagnose_case, load_case
+from trainwreck.engine.gate import SPECIFIC_WEIGHT
 from trainwreck.engine.match import Hit, Match
 from trainwreck.engine.rank import Candidate
+from trainwreck.engine.shown import CONTEXT_WEIGHT, shown
 from trainwreck.kb import load
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Diagnosis, RunContext, SourceRef
 from trainwreck.pipeline import diagnose
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "llama-lora-oom"
+CASES = Path(__file__).parents[1] / "cases"
 REF = SourceRef(source="train.log", line=1, text="x")
 # The example's only line for these pages is `--fp16` in its launch command.
 FP16_ONLY_PAGES = {"clip-grad-norm-nonfinite-error", "lr-scheduler-step-before-optimizer-warning"}
@@ -57,6 +60,45 @@ def test_a_same_class_alternative_needs_no_strong_hit() -> None:
     top = _candidate("cuda-oom-capacity", 0.9)
     other = _candidate("cuda-oom-other-process", 0.1)
     assert other in shown([top, other], RunContext())
+
+
+def test_a_page_for_a_framework_the_run_never_shows_is_no_alternative() -> None:
+    # A DeepSpeed JIT-build hang: the JAX barrier page was its fourth hypothesis.
+    diagnosis = diagnose_case(load_case(CASES / "deepspeedexamples-torch-extensions-lock-302"))
+    assert diagnosis.hypotheses[0].id == "torch-extensions-stale-lock"
+    assert "jax" not in diagnosis.context.frameworks
+    assert "jax-distributed-barrier-timeout" not in {h.id for h in diagnosis.hypotheses}
+
+
+@pytest.mark.parametrize(
+    ("weight", "frameworks", "kept"),
+    [
+        (SPECIFIC_WEIGHT - 0.1, {"pytorch": "log"}, False),
+        (SPECIFIC_WEIGHT, {"pytorch": "log"}, True),  # its own message names JAX
+        (SPECIFIC_WEIGHT - 0.1, {"jax": "log"}, True),
+    ],
+)
+def test_an_alternative_for_an_absent_framework_needs_its_own_message(
+    weight: float, frameworks: dict[str, str], kept: bool
+) -> None:
+    top = _candidate("nccl-watchdog-timeout", 0.9)
+    other = _candidate("jax-distributed-barrier-timeout", weight)  # requires jax
+    assert (other in shown([top, other], RunContext(frameworks=frameworks))) is kept
+
+
+def test_a_page_for_an_absent_framework_is_no_top_answer_either() -> None:
+    top = _candidate("jax-distributed-barrier-timeout", SPECIFIC_WEIGHT - 0.1)  # requires jax
+    other = _candidate("nccl-watchdog-timeout", 0.5)
+    torch_run = RunContext(frameworks={"pytorch": "log", "nccl": "log"})
+    assert shown([top, other], torch_run) == [other]
+    assert shown([top], torch_run) == [top]  # alone, the demoted page is still the best guess
+
+
+def test_a_look_alike_thread_about_an_absent_framework_is_no_alternative() -> None:
+    """A frozen-parameters repro (torch only) got huggingface/peft#137 beside its answer."""
+    diagnosis = diagnose_case(load_case(CASES / "repro-autograd-frozen-no-grad-fn"))
+    assert "peft" not in diagnosis.context.frameworks
+    assert not [h.id for h in diagnosis.hypotheses if "peft" in h.id], diagnosis.hypotheses
 
 
 def test_one_guard_template_is_shown_once() -> None:

@@ -18,6 +18,7 @@ from helpers import run
 from trainwreck import diagnose
 from trainwreck.fixes.compare import denoted
 from trainwreck.fixes.consistency import not_concrete
+from trainwreck.fixes.fit_plan import BRINGS_IN_DEEPSPEED
 from trainwreck.model import Diagnosis, Fix
 
 FULL_FT = Path(__file__).parent / "fixtures" / "llama3-8b-full-oom"
@@ -48,6 +49,9 @@ def test_full_finetune_oom_leads_with_the_plan_that_fits_by_its_own_arithmetic()
     assert changes["per_device_train_batch_size"] == (8, 1)
     assert changes["gradient_accumulation_steps"] == (2, 16)  # 8 x 2 == 1 x 16
     assert changes["device"] == ("none", "cpu")  # ZeRO-Offload: fp32 states leave the GPU
+    # the run shows no DeepSpeed: the fix says it brings it in, so its ZeRO keys are honest
+    assert "deepspeed" not in report.context.frameworks
+    assert first.action.endswith(BRINGS_IN_DEEPSPEED)
     # the arithmetic of the fixed setting is in the report, with the same total
     fixed = next(a for a in report.arithmetic if a.title.startswith("Training memory per GPU with"))
     assert "334.84 GiB → 55.43 GiB per GPU against 79.15 GiB" in fixed.result

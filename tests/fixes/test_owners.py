@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from trainwreck.curation.cases import diagnose_case, find_cases
-from trainwreck.fixes.owners import SERVING_PHASE, concerns, setting_framework, wrong_for_run
+from trainwreck.fixes.owners import (
+    SERVING_PHASE,
+    command_wrong_for_run,
+    concerns,
+    for_another_stack,
+    setting_framework,
+    wrong_for_run,
+)
+from trainwreck.kb import load
 from trainwreck.model import Diagnosis, RunContext
 from trainwreck.pipeline import diagnose
 
@@ -35,6 +43,8 @@ def case(name: str) -> Diagnosis:
         ("torch.backends.cudnn.enabled", "pytorch"),
         ("cli.vllm serve --max-num-seqs", "vllm"),
         ("env.NCCL_P2P_DISABLE", None),
+        ("env.PYTORCH_CUDA_ALLOC_CONF", "pytorch"),
+        ("env.TORCH_NCCL_DUMP_ON_TIMEOUT", "pytorch"),
         ("--max_seq_length", None),
     ],
 )
@@ -65,6 +75,55 @@ def test_a_warning_concerns_a_run_exactly_when_its_framework_is_seen() -> None:
     assert not concerns("TrainingArguments.warmup_ratio", RunContext())
     assert concerns("TrainingArguments.warmup_ratio", RunContext(frameworks={"transformers": "x"}))
     assert concerns("env.NCCL_DEBUG", RunContext())
+
+
+def test_a_setting_of_a_framework_the_run_does_not_show_is_left_out() -> None:
+    plain = RunContext(frameworks={"pytorch": "x", "cuda": "y"})
+    assert wrong_for_run("TrainingArguments.gradient_checkpointing", plain)
+    assert wrong_for_run("ds_config.zero_optimization.stage", plain)
+    assert not wrong_for_run("DataLoader.num_workers", plain)
+    assert not wrong_for_run("env.NCCL_DEBUG", plain)
+    trl = RunContext(frameworks={"trl": "x"})  # TRL trains through the HF Trainer
+    assert not wrong_for_run("TrainingArguments.gradient_checkpointing", trl)
+    assert not wrong_for_run("TrainingArguments.gradient_checkpointing", RunContext())
+    jax = RunContext(frameworks={"jax": "x"})
+    assert wrong_for_run("env.PYTORCH_CUDA_ALLOC_CONF", jax)
+
+
+def test_a_plain_pytorch_script_gets_no_trainer_keys() -> None:
+    """A DDP script that checkpoints twice (torch only): its fixes set TrainingArguments."""
+    diagnosis = case("repro-ddp-reentrant-checkpoint-twice")
+    assert "transformers" not in diagnosis.context.frameworks
+    paths = [c.path for fix in diagnosis.hypotheses[0].fixes for c in fix.changes]
+    assert not [path for path in paths if path.startswith("TrainingArguments.")], paths
+
+
+def test_an_xformers_build_is_not_told_to_reinstall_flash_attn() -> None:
+    """The undefined-symbol page is for any compiled extension; its commands are flash-attn's."""
+    diagnosis = case("xformers-built-for-other-torch-8580")
+    assert diagnosis.hypotheses[0].id == "extension-undefined-symbol"
+    assert "flash-attn" not in diagnosis.context.frameworks
+    commands = [c for fix in diagnosis.hypotheses[0].fixes for c in fix.commands]
+    assert not [c for c in commands if "flash-attn" in c or "FLASH_ATTENTION" in c], commands
+
+
+def test_a_command_for_a_framework_the_fix_brings_in_is_kept() -> None:
+    plain = RunContext(frameworks={"pytorch": "x"})
+    assert command_wrong_for_run("pip install -U deepspeed", plain)
+    assert not command_wrong_for_run("pip install -U deepspeed", plain, {"deepspeed"})
+    assert not command_wrong_for_run("pip install -U deepspeed", RunContext())
+    assert not command_wrong_for_run("nvidia-smi", plain)
+
+
+def test_a_fix_for_users_of_one_framework_is_offered_only_in_runs_that_show_it() -> None:
+    """no-trainable-parameters: "With PEFT and gradient checkpointing ..." is PEFT advice."""
+    page = load().get("no-trainable-parameters")
+    assert page is not None
+    (peft_fix,) = [fix for fix in page.fixes if fix.requires]
+    assert peft_fix.requires == ("peft",)
+    assert for_another_stack(peft_fix, RunContext(frameworks={"pytorch": "x"}))
+    assert not for_another_stack(peft_fix, RunContext(frameworks={"peft": "x"}))
+    assert not for_another_stack(peft_fix, RunContext())  # a run that shows nothing
 
 
 def test_a_training_dataloader_is_wrong_advice_for_vllm_serving() -> None:

@@ -22,6 +22,8 @@ EXAMPLE = "llamafactory-oom-13b-lora-a100-2908"  # examples/llama-lora-oom: batc
 FP16 = "sentence-transformers-mt5-fp16-nan-2703"  # fp16 overflow; the fix is bf16
 CPU_RUN = "pytorch-torchvision-nms-cpu-122494"  # hardware: cpu
 PYTHON_BLOCK = "repro-divergence-adam-beta2-spike"  # `TrainingArguments(adam_beta2=0.95)` block
+# 112.79 GiB of 31.75; fits with checkpointing + the optimizer offloaded (a combined change)
+COMBINED_FIT = "llamafactory-llama7b-zero2-v100-1221"
 
 
 def rules(diagnosis: Diagnosis | None, markdown: str) -> dict[str, list[str]]:
@@ -87,6 +89,17 @@ def test_a_memory_fix_that_misses_the_reports_own_fit_is_caught() -> None:
     assert [(f.where, "offload_optimizer unchanged" in f.why) for f in found] == [
         ("hypotheses[0].fixes[0]", True)
     ]
+
+
+def test_a_fix_that_makes_every_change_of_a_combined_fit_reaches_it() -> None:
+    diagnosis, _ = case_report(COMBINED_FIT)
+    assert str(diagnosis.hypotheses[0].values["fitting_change"]).startswith("combined:")
+    assert "fix-misses-goal" not in rules_of(diagnosis)
+    checkpointing, offload = diagnosis.hypotheses[0].fixes[0].changes
+    assert offload.path == "ds_config.zero_optimization.offload_optimizer.device"
+    short = with_fix(diagnosis, 0, checkpointing, action="Recompute activations.")
+    found = [f.why for f in audit(short, "") if f.rule == "fix-misses-goal"]
+    assert len(found) == 1 and found[0].endswith("leaves offload_optimizer unchanged")
 
 
 def test_a_table_computed_for_the_fix_that_does_not_fit_is_caught() -> None:
@@ -238,6 +251,40 @@ def test_a_framework_the_run_does_not_have_is_caught() -> None:
     ]
     brought_in = with_fix(diagnosis, 1, action="Use an 8-bit optimizer (requires bitsandbytes).")
     assert "framework-not-in-context" not in rules_of(brought_in)
+    honest = with_fix(diagnosis, 1, zero3, action="Shard with ZeRO stage 3 (requires deepspeed).")
+    assert "framework-not-in-context" not in rules_of(honest)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "xformers-built-for-other-torch-8580",  # undefined symbol: "(flash-attn, xformers, ...)"
+        "minicons-transformers5-vision2seq-94",  # import skew: "transformers / trl / peft"
+        "accelerate-device-map-ddp-1368",  # device_map="auto" under "(DDP/FSDP/DeepSpeed)"
+        "llamafactory-accelerate-keep-torch-compile-8451",  # "transformers (or diffusers/trl)"
+        "cosmos-reason1-sm120-blackwell-57",  # "PyTorch build" in a log that says "PyTorch"
+    ],
+)
+def test_a_generic_pages_title_names_other_frameworks_only_as_examples(name: str) -> None:
+    diagnosis, markdown = case_report(name)
+    found = [f.where for f in audit(diagnosis, markdown) if f.rule == "framework-not-in-context"]
+    assert "hypotheses[0].title" not in found
+
+
+@pytest.mark.parametrize(
+    ("title", "caught"),
+    [
+        ("Compiled extension (flash-attn, xformers) built against another torch", True),
+        ("Compiled extension (e.g. flash-attn, xformers) built against another torch", False),
+        ("A flash-attn build (e.g. xformers) built against another torch", True),
+    ],
+)
+def test_a_framework_named_only_as_an_example_passes(title: str, caught: bool) -> None:
+    diagnosis, _ = case_report(WORKERS)  # pytorch and numpy only
+    planted = with_top(diagnosis, title=title)
+    assert (
+        "hypotheses[0].title" in rules_of(planted).get("framework-not-in-context", [])
+    ) is caught
 
 
 def test_cuda_code_in_a_cpu_run_is_caught() -> None:
@@ -276,10 +323,42 @@ def test_an_unfilled_placeholder_is_caught(leftover: str) -> None:
         "Can't pickle local object 'main.<locals>.<lambda>'",
         "a tensor with grad_fn=<AddBackward0>",
         "token <redacted:hf-token> in the log",
+        "the labels already begin with the start token (<s>/BOS)",  # a tokenizer's own token
+        "- Ask: same? Compare your error with the thread's lines: remote=[127.0.0.1]:<port>",
     ],
 )
 def test_words_that_only_look_like_placeholders_pass(prose: str) -> None:
     assert "placeholder" not in rules(None, f"## Diagnosis\n\n{prose}\n")
+
+
+def test_a_fill_in_before_a_threads_quoted_lines_is_still_caught() -> None:
+    line = "- Ask: run <your command>? Compare your error with the thread's lines: x"
+    assert len(rules(None, f"## Diagnosis\n\n{line}\n")["placeholder"]) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "automodel-ckpt-barrier-timeout-1038",  # py-spy dump --pid <PID>
+        "coreweave-triton-key-import-64",  # triton==<the version torch requires>
+        "deepseek-vl-requires-python-24",  # pip index versions <package>
+        "jax-feedstock-jaxlib-too-old-81",  # jax==X, jax==<release paired with ...>
+        "qwen-vl-finetune-host-oom-killed-135",  # sbatch --mem=<GB>G
+        "pytorch-cyclegan-oom-other-process-962",  # CUDA_VISIBLE_DEVICES=<idle index>
+        "repro-nan-fp16-vae-latents",  # NaN detected in latents: <image path>
+        "peft-merge-4bit-rounding-2321",  # from_pretrained('<base>') ... '<out>'
+        "vllm-bf16-v100-946",  # vllm serve <model>, the model unknown
+    ],
+)
+def test_a_real_report_leaves_no_template_unfilled(name: str) -> None:
+    diagnosis, markdown = case_report(name)
+    assert [str(f) for f in audit(diagnosis, markdown) if f.rule == "placeholder"] == []
+
+
+def test_a_command_takes_the_model_from_the_evidence() -> None:
+    diagnosis, _ = case_report("peft-target-modules-baichuan-43")  # loads /data1/.../baichuan-7B/
+    commands = [c for fix in diagnosis.hypotheses[0].fixes for c in fix.commands]
+    assert any("from_pretrained('/data1/projects/baichuan-7B/'" in c for c in commands), commands
 
 
 def test_user_text_quoted_as_evidence_is_not_checked_for_placeholders() -> None:

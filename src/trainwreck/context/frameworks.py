@@ -19,10 +19,23 @@ from trainwreck.model import Evidence
 
 # A framework's name or an API only it has, as it appears in logs, code and prose.
 FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
-    "pytorch": re.compile(r"\btorch\b|pytorch|\bnn\.Module\b|\bCUDA out of memory"),
+    # torch names itself "PyTorch" or "Torch" ("Torch not compiled with CUDA enabled"); its
+    # c10d watchdog, collective checks and CPU allocator print from torch's own classes
+    "pytorch": re.compile(
+        r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
+        r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator|"
+        r"Expected all tensors to be on the same device"
+    ),
     "transformers": re.compile(
         r"\btransformers\b|\bAutoModel\w*|\bAutoTokenizer\b|from_pretrained|TrainingArguments|"
-        r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface"
+        r"\bTrainer\b|PreTrainedModel|\bhf_\w+|huggingface|"
+        # keys only TrainingArguments reads (and configs built on it), as flags or config; not
+        # per_device_train_batch_size, which DeepSpeed-Chat's own argparse copies
+        r"\b(?:evaluation|eval|save|logging)_strategy\b|\bsave_total_limit\b|"
+        r"\bfsdp_transformer_layer_cls_to_wrap\b|"
+        r"\bfinetuning_type\b|"  # LLaMA-Factory's own key: it trains through the HF Trainer
+        # transformers' dependency check (utils/versions.py) refusing a pinned package
+        r"is required for a normal functioning of this module"
     ),
     "peft": re.compile(r"\bpeft\b|LoraConfig|\blora_\w+|\bLoRA\b|get_peft_model|PeftModel", re.I),
     "trl": re.compile(r"\btrl\b|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
@@ -35,10 +48,14 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"bitsandbytes|\bbnb\b|load_in_[48]bit|Linear4bit|Linear8bitLt|BitsAndBytesConfig", re.I
     ),
     "flash-attn": re.compile(r"flash[_-]attn|flash_attention_2|FlashAttention", re.I),
-    "lightning": re.compile(r"lightning|LightningModule|\bpl\.Trainer", re.I),
+    # Fabric and the ddp_notebook strategy are Lightning's own (its interactive-DDP refusal)
+    "lightning": re.compile(
+        r"lightning|LightningModule|\bpl\.Trainer|\bFabric\(|ddp_notebook", re.I
+    ),
     # xla/python (xla_extension) is jaxlib's XLA client: the path its C++ errors print from
     "jax": re.compile(
-        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension"
+        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension|"
+        r"\bjaxpr\b|\bpjit\b"  # its compile log: "jaxpr to MLIR module conversion jit(f)"
     ),
     # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
     "nccl": re.compile(r"nccl", re.I),
@@ -92,6 +109,26 @@ def distribution(framework: str) -> str | None:
         ),
         None,
     )
+
+
+# What each framework runs on: a run that shows one runs these too (vLLM runs on PyTorch).
+FOUNDATIONS: dict[str, tuple[str, ...]] = {
+    "transformers": ("pytorch", "accelerate"),
+    "peft": ("transformers", "pytorch", "accelerate"),
+    "trl": ("transformers", "accelerate", "pytorch"),
+    "vllm": ("pytorch", "transformers"),
+    **dict.fromkeys(
+        ("accelerate", "deepspeed", "lightning", "bitsandbytes", "flash-attn", "xformers"),
+        ("pytorch",),
+    ),
+    "megatron": ("pytorch",),
+}
+
+
+def with_foundations(frameworks: Collection[str]) -> set[str]:
+    """The frameworks a run shows, with what they run on."""
+    seen = set(frameworks)
+    return seen | {base for name in seen for base in FOUNDATIONS.get(name, ())}
 
 
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen.

@@ -7,6 +7,13 @@ from trainwreck.engine.fallback import ungrounded
 from trainwreck.engine.missing import next_evidence
 from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
+from trainwreck.engine.shown import (
+    MAX_HYPOTHESES,
+    category_of,
+    for_absent_framework,
+    shown,
+    supported,
+)
 from trainwreck.fixes.consistency import without_advice_against
 from trainwreck.fixes.consolidate import consolidated_blocks
 from trainwreck.fixes.effective_batch import accumulation_change
@@ -19,7 +26,6 @@ from trainwreck.fixes.verify import concrete_fix, fill_text, keys_verified
 from trainwreck.kb import KnowledgeBase
 from trainwreck.kb.schema import Pattern, PatternFix
 from trainwreck.model import (
-    Category,
     Change,
     Citation,
     Diagnosis,
@@ -36,11 +42,7 @@ from trainwreck.model import (
 )
 from trainwreck.version import __version__
 
-MAX_HYPOTHESES = 5
 MAX_EVIDENCE = 5
-# The KB's weight scale: a message restated weighs 0.3 and up; below that a hit is
-# context that makes a page possible (a setting, a library frame), not evidence of it.
-CONTEXT_WEIGHT = 0.25
 
 
 def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
@@ -54,12 +56,6 @@ def _evidence_refs(candidate: Candidate) -> tuple[SourceRef, ...]:
 def _values(candidate: Candidate, evidence: Evidence) -> dict[str, Scalar]:
     setup = evidence.setup.model_dump(exclude={"frameworks"}, exclude_none=True)
     return {**setup, **(candidate.match.values if candidate.match else {})}
-
-
-def _category(pattern: Pattern, context: RunContext) -> Category:
-    """The page's class; a page for any class takes the class the run states."""
-    stated = context.stated or context.logged
-    return stated.category if pattern.any_class and stated is not None else pattern.category
 
 
 def _named_cause(candidate: Candidate, findings: tuple[Finding, ...]) -> str | None:
@@ -145,7 +141,7 @@ def to_hypothesis(
     hypothesis = Hypothesis(
         id=pattern.id,
         title=fill_text(pattern.title, values),
-        category=_category(pattern, context),
+        category=category_of(pattern, context),
         frameworks=pattern.frameworks,
         root_cause=" ".join(
             part
@@ -210,41 +206,6 @@ def _summary(hypotheses: list[Hypothesis], evidence: Evidence) -> str:
     return f"{top.title} ({top.category}, {top.confidence} confidence){tag}"
 
 
-def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
-    """The top candidate and the alternatives worth showing beside it.
-
-    An alternative has log evidence of its own or shares the top one's failure
-    class; a symptom-only or context-only page of another class is noise, not an
-    alternative.
-    """
-    if not ranked:
-        return []
-    top_class = _category(ranked[0].pattern, context)
-    rest = [c for c in ranked[1:] if _own_evidence(c) or _category(c.pattern, context) == top_class]
-    return [ranked[0], *rest][:MAX_HYPOTHESES]
-
-
-def _own_evidence(candidate: Candidate) -> bool:
-    """Whether a log hit points at the page itself, not only at the run's setting.
-
-    A hit at or below CONTEXT_WEIGHT is context (`--fp16`, a frame inside a
-    library): it made clip-grad and scheduler-order pages alternatives in an OOM
-    report (issue 18).
-    """
-    hits = candidate.match.hits if candidate.match else ()
-    return any(hit.signature.weight > CONTEXT_WEIGHT for hit in hits)
-
-
-def _supported(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
-    """`shown`'s rule again once confirmed cases have joined: a case can take the top
-    from a symptom-only page, and the alternatives kept for that page's class would
-    then stand beside a top of another class with no evidence of their own."""
-    if not hypotheses or not hypotheses[0].grounded:
-        return hypotheses
-    top = hypotheses[0]
-    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category == top.category)]
-
-
 def build(
     kb: KnowledgeBase,
     evidence: Evidence,
@@ -265,7 +226,8 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
-    hypotheses = without_advice_against(_supported(with_cases(hypotheses, similar, MAX_HYPOTHESES)))
+    close = tuple(case for case in similar if not for_absent_framework(case, context))
+    hypotheses = without_advice_against(supported(with_cases(hypotheses, close, MAX_HYPOTHESES)))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with

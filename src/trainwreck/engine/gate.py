@@ -15,7 +15,7 @@ top answers:
 
 from __future__ import annotations
 
-from trainwreck.context.frameworks import NOT_TORCH, without_torch
+from trainwreck.context.frameworks import NOT_TORCH, with_foundations, without_torch
 from trainwreck.engine.match import Match
 from trainwreck.kb.schema import Pattern
 from trainwreck.model import Category, RunContext
@@ -61,7 +61,7 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     A page lists what it `requires` (any one); a torch page does not apply to a
     run that shows only JAX.
     """
-    seen = set(context.frameworks)
+    seen = with_foundations(context.frameworks)  # a TRL run runs transformers too
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
     if without_torch(seen) and not set(pattern.frameworks) & NOT_TORCH:

@@ -26,7 +26,8 @@ REQUESTS: dict[Category, tuple[tuple[str, str], ...]] = {
     "hang": (
         (
             "the stack of every rank while it hangs",
-            "py-spy dump --pid <PID> on each rank's process",
+            "nvidia-smi --query-compute-apps=pid --format=csv,noheader | xargs -n1 py-spy dump "
+            "--pid (every process on the GPUs is a rank)",
         ),
         (
             "the collectives each rank last issued",

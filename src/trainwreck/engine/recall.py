@@ -26,6 +26,9 @@ from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
 CASE_SCORE = 0.8
 TITLE_CHARS = 120
 
+# Before the thread's own log lines, quoted as the thread printed them (placeholders and all).
+THREAD_LINES = "Compare your error with the thread's lines: "
+
 
 def _title(case: SimilarCase) -> str:
     """The thread and its cause's first sentence, cut at a clause when it is long."""
@@ -75,10 +78,7 @@ def case_hypothesis(case: SimilarCase) -> Hypothesis:
         ),
         evidence=case.matched,
         fixes=(Fix(action=case.fix),) if case.fix else (),
-        discriminator=(
-            "Compare your error with the thread's lines: "
-            + " | ".join(case.lines[:2] or ("(see the thread)",))
-        ),
+        discriminator=(THREAD_LINES + " | ".join(case.lines[:2] or ("(see the thread)",))),
         discriminator_cost="minutes",
         why_confidence=_why(case),
     )

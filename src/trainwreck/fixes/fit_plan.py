@@ -19,6 +19,9 @@ FIT_FINDING = "memory.fit"
 BUDGET_FINDING = "memory.budget"
 BUDGET_FINDINGS = (BUDGET_FINDING, "memory.over_capacity")
 NEW_DEEPSPEED_CONFIG = "ds_config.json"  # the file the ds_config.* settings below go into
+# Said when the plan shards or offloads through DeepSpeed in a run that has no DeepSpeed
+# config: the fix brings the package in (the form `fixes.named.brought_in` reads).
+BRINGS_IN_DEEPSPEED = "ZeRO runs in DeepSpeed (requires deepspeed)."
 _SEQUENCE_KEYS = ("cutoff_len", "max_seq_length", "max_length", "sequence_len", "seq_length")
 
 Writer = Callable[[Scalar, Scalar, Evidence], list[PatternChange]]
@@ -148,6 +151,10 @@ def plan_fix(findings: tuple[Finding, ...], evidence: Evidence) -> PatternFix | 
         f"{values['action']}. Peak per GPU {values['before_gib']} GiB → {values['after_gib']} GiB "
         f"against {values['capacity_gib']} GiB (limit {values['limit_gib']} GiB)."
     )
+    if any(c.path.startswith("ds_config.") for c in changes) and not any(
+        is_deepspeed(config.values) for config in evidence.configs
+    ):
+        action += f" {BRINGS_IN_DEEPSPEED}"
     shorter = "set.seq_len" in values  # trains on different data: truncated samples
     return PatternFix(action=action, changes=tuple(changes), destructive=shorter)
 

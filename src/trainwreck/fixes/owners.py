@@ -11,8 +11,10 @@ its context (`trainwreck.context`); this module only maps settings onto them.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
-from trainwreck.context.frameworks import without_torch
+from trainwreck.context.frameworks import with_foundations, without_torch
+from trainwreck.fixes.named import brought_in, named
 from trainwreck.fixes.targets import target
 from trainwreck.kb.schema import PatternFix
 from trainwreck.model import RunContext
@@ -37,6 +39,8 @@ _HEAD_FRAMEWORK = {
     "accelerate launch": "accelerate",
     "deepspeed": "deepspeed",
 }
+# Environment variables only torch reads (`PYTORCH_CUDA_ALLOC_CONF`, `TORCH_NCCL_DUMP_ON_TIMEOUT`).
+_TORCH_ENV = re.compile(r"(?:PY)?TORCH_")
 # Training-data APIs: no serving engine reads them.
 _TRAINING_DATA = frozenset({"DataLoader", "DistributedSampler"})
 # A run that shows one of these trains (or fine-tunes) a model, whatever else it serves.
@@ -55,7 +59,11 @@ def _head(path: str) -> str:
 
 
 def setting_framework(path: str) -> str | None:
-    """The framework that reads the setting at `path`; None for one any run may set (env)."""
+    """The framework that reads the setting at `path`; None for one any run may set
+    (an environment variable outside torch's own `TORCH_*`/`PYTORCH_*` names)."""
+    where = target(path)
+    if where.kind == "env":
+        return "pytorch" if _TORCH_ENV.match(where.name) else None
     head = _head(path)
     if head in CLASS_FRAMEWORK:
         return CLASS_FRAMEWORK[head][0]
@@ -68,11 +76,20 @@ def serving(context: RunContext) -> bool:
     return context.phase == SERVING_PHASE and not trains
 
 
-def wrong_for_run(path: str, context: RunContext) -> bool:
-    """Whether setting `path` is advice for another stack: torch in a JAX run, a
-    training DataLoader in a serving run. Such a change is left out of the fix."""
+def _absent(frameworks: Collection[str], context: RunContext, brings: Collection[str]) -> bool:
+    """Whether one of `frameworks` is neither shown by the run nor brought in by the fix;
+    a run that shows nothing is held to nothing."""
+    shown = with_foundations(context.frameworks)
+    return bool(shown) and bool(set(frameworks) - shown - set(brings))
+
+
+def wrong_for_run(path: str, context: RunContext, brings: Collection[str] = ()) -> bool:
+    """Whether setting `path` is advice for another stack: a framework the run does
+    not show and the fix does not bring in (torch in a JAX run, `TrainingArguments`
+    in a plain PyTorch script, a ZeRO stage without DeepSpeed), a training DataLoader
+    in a serving run. Such a change is left out of the fix."""
     framework = setting_framework(path)
-    if framework == "pytorch" and without_torch(context.frameworks):
+    if framework is not None and _absent((framework,), context, brings):
         return True
     return _head(path) in _TRAINING_DATA and serving(context)
 
@@ -83,11 +100,22 @@ def code_wrong_for_run(code: str, context: RunContext) -> bool:
     return without_torch(context.frameworks) and bool(_TORCH_CODE.search(code))
 
 
+def command_wrong_for_run(command: str, context: RunContext, brings: Collection[str] = ()) -> bool:
+    """Whether a fix's command runs another stack's code or names a framework the run
+    does not show (`pip install -U flash-attn` for an xformers build)."""
+    return code_wrong_for_run(command, context) or _absent(named(command), context, brings)
+
+
 def for_another_stack(fix: PatternFix, context: RunContext) -> bool:
-    """Whether every change and command of a KB fix is advice for another stack
-    (disabling `torch.backends.cudnn` for a JAX user): the fix is then no fix here."""
-    wrong = [wrong_for_run(change.path, context) for change in fix.changes]
-    wrong += [code_wrong_for_run(command, context) for command in fix.commands]
+    """Whether a KB fix is advice for another stack: it `requires` a framework the run
+    does not show, or every change and command of it is for another stack (disabling
+    `torch.backends.cudnn` for a JAX user). The fix is then no fix here."""
+    shown = with_foundations(context.frameworks)
+    if fix.requires and shown and not shown.intersection(fix.requires):
+        return True
+    brings = brought_in(fix.action)
+    wrong = [wrong_for_run(change.path, context, brings) for change in fix.changes]
+    wrong += [command_wrong_for_run(command, context, brings) for command in fix.commands]
     return bool(wrong) and all(wrong)
 
 

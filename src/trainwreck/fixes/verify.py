@@ -18,7 +18,8 @@ from packaging.version import InvalidVersion, Version
 
 from trainwreck.fixes.compare import denoted
 from trainwreck.fixes.consistency import expected_direction, pointless
-from trainwreck.fixes.owners import code_wrong_for_run, concerns, wrong_for_run
+from trainwreck.fixes.named import brought_in
+from trainwreck.fixes.owners import command_wrong_for_run, concerns, wrong_for_run
 from trainwreck.fixes.targets import find_key, target
 from trainwreck.kb.schema import PatternChange, PatternFix
 from trainwreck.model import Change, Evidence, Fix, RunContext, Scalar
@@ -245,8 +246,9 @@ def concrete_fix(
     warnings: list[str] = []
     versions = framework_versions(evidence)
     filled: list[tuple[Change, bool]] = []
+    brings = brought_in(fix.action)
     for change in fix.changes:
-        if context is not None and wrong_for_run(change.path, context):
+        if context is not None and wrong_for_run(change.path, context, brings):
             continue
         concerned = context is None or concerns(change.path, context)
         change_warnings: list[str] = []
@@ -258,7 +260,8 @@ def concrete_fix(
     commands = tuple(
         cmd
         for cmd in (_fill(c, values) for c in fix.commands)
-        if isinstance(cmd, str) and (context is None or not code_wrong_for_run(cmd, context))
+        if isinstance(cmd, str)
+        and (context is None or not command_wrong_for_run(cmd, context, brings))
     )
     return Fix(
         action=fill_text(fix.action, values),

@@ -134,11 +134,13 @@ class PatternChange(Strict):
 class PatternFix(Strict):
     """A fix recipe. `when` offers it only if one of those analyzer findings holds;
     `unless` withholds it if one does (advice the evidence contradicts, such as more
-    memory for a request no machine can hold)."""
+    memory for a request no machine can hold); `requires` offers it only to a run that
+    shows one of those frameworks (advice for PEFT users in a PEFT run only)."""
 
     action: str
     when: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
+    requires: tuple[Framework, ...] = ()
     changes: tuple[PatternChange, ...] = ()
     commands: tuple[str, ...] = ()
     cost: Cost = "minutes"

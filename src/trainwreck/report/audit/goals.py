@@ -26,7 +26,7 @@ def _memory(report: Audited) -> list[AuditFinding]:
     if estimate <= capacity or not isinstance(fitting, str):
         return []
     first = top.fixes[0]
-    changed = {term_of(c.leaf) for c in report.changes() if c.fix == 0} | set(
+    changed = {term_of(c.change.path) for c in report.changes() if c.fix == 0} | set(
         fit_terms(first.action)
     )
     missing = [term for term in fit_terms(fitting) if term not in changed]

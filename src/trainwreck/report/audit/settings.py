@@ -47,12 +47,24 @@ FIT_ACTIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 
 
 def fit_terms(action: str) -> tuple[str, ...]:
-    """The memory terms a fit-search action changes: `combined: a + b` names them."""
+    """The memory terms a fit-search action changes: `combined: a + b` joins the single
+    changes' own wordings (`memory.fit`), so each part is read as a single change."""
     if action.startswith("combined:"):
-        return tuple(term.strip() for term in action.removeprefix("combined:").split("+"))
+        parts = action.removeprefix("combined:").split(" + ")
+        return tuple(term for part in parts for term in fit_terms(part.strip()))
     return next((terms for pattern, terms in FIT_ACTIONS if pattern.search(action)), ())
 
 
-def term_of(leaf: str) -> str | None:
-    """The memory term a key moves, or None."""
-    return next((term for term, pattern in FIT_TERMS.items() if pattern.search(leaf)), None)
+def term_of(path: str) -> str | None:
+    """The memory term a key moves, or None: by its leaf, else by the section it sits in
+    (`zero_optimization.offload_optimizer.device` moves the optimizer offload)."""
+    parts = path.lower().split(".")
+    return next(
+        (
+            term
+            for part in reversed(parts)
+            for term, pattern in FIT_TERMS.items()
+            if pattern.search(part)
+        ),
+        None,
+    )

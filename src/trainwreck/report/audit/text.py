@@ -10,6 +10,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from trainwreck.engine.recall import THREAD_LINES
+
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<language>[\w+-]*)\s*$")
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 # Lines that quote the user's own text: the evidence list, setup values, matched thread lines.
@@ -74,4 +76,4 @@ def prose_lines(markdown: str) -> Iterator[tuple[int, str]]:
             quoting = False
         if quoting or section in _QUOTE_SECTIONS or _MATCHED.match(line):
             continue
-        yield number, line
+        yield number, line.split(THREAD_LINES, 1)[0]  # the thread's own lines are its text

@@ -1,0 +1,75 @@
+"""Which ranked candidates a report shows: the answer and the alternatives worth reading.
+
+A page for a framework the run never shows is no answer, and an alternative needs
+evidence of its own or the top one's failure class (issue 18, "Noise").
+"""
+
+from __future__ import annotations
+
+from trainwreck.context.frameworks import with_foundations
+from trainwreck.engine.gate import missing_frameworks
+from trainwreck.engine.rank import Candidate
+from trainwreck.engine.recall import case_hypothesis
+from trainwreck.fixes.named import named
+from trainwreck.kb.schema import Pattern
+from trainwreck.model import Category, Hypothesis, RunContext, SimilarCase
+
+MAX_HYPOTHESES = 5
+# The KB's weight scale: a message restated weighs 0.3 and up; below that a hit is
+# context that makes a page possible (a setting, a library frame), not evidence of it.
+CONTEXT_WEIGHT = 0.25
+
+
+def category_of(pattern: Pattern, context: RunContext) -> Category:
+    """The page's class; a page for any class takes the class the run states."""
+    stated = context.stated or context.logged
+    return stated.category if pattern.any_class and stated is not None else pattern.category
+
+
+def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
+    """The top candidate and the alternatives worth showing beside it.
+
+    A page for a framework the run never shows (a JAX barrier in a DeepSpeed run, a
+    vLLM pin for a JAX plugin) is no answer while another page fits, unless its own
+    message matched (issue 18); alone, it stays the (demoted) best guess.
+    An alternative has log evidence of its own or shares the top one's failure
+    class; a symptom-only or context-only page of another class is noise, not an
+    alternative.
+    """
+    fits = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
+    fitting = fits or ranked[:1]  # nothing fits: the gate's demotion has said what it can
+    if not fitting:
+        return []
+    top_class = category_of(fitting[0].pattern, context)
+    rest = [
+        c for c in fitting[1:] if _own_evidence(c) or category_of(c.pattern, context) == top_class
+    ]
+    return [fitting[0], *rest][:MAX_HYPOTHESES]
+
+
+def _own_evidence(candidate: Candidate) -> bool:
+    """Whether a log hit points at the page itself, not only at the run's setting.
+
+    A hit at or below CONTEXT_WEIGHT is context (`--fp16`, a frame inside a
+    library): it made clip-grad and scheduler-order pages alternatives in an OOM
+    report (issue 18).
+    """
+    hits = candidate.match.hits if candidate.match else ()
+    return any(hit.signature.weight > CONTEXT_WEIGHT for hit in hits)
+
+
+def for_absent_framework(case: SimilarCase, context: RunContext) -> bool:
+    """A look-alike thread about a framework this run does not show (a PEFT thread for a
+    plain PyTorch script) is no alternative: its cause names a stack the run lacks."""
+    shown = with_foundations(context.frameworks)
+    return bool(shown) and bool(named(case_hypothesis(case).title) - shown)
+
+
+def supported(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+    """`shown`'s rule again once confirmed cases have joined: a case can take the top
+    from a symptom-only page, and the alternatives kept for that page's class would
+    then stand beside a top of another class with no evidence of their own."""
+    if not hypotheses or not hypotheses[0].grounded:
+        return hypotheses
+    top = hypotheses[0]
+    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category == top.category)]
