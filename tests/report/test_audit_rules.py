@@ -324,6 +324,7 @@ def test_an_unfilled_placeholder_is_caught(leftover: str) -> None:
         "a tensor with grad_fn=<AddBackward0>",
         "token <redacted:hf-token> in the log",
         "the labels already begin with the start token (<s>/BOS)",  # a tokenizer's own token
+        "the reply spent its budget inside <think> before answering",  # a reasoning tag
         "- Ask: same? Compare your error with the thread's lines: remote=[127.0.0.1]:<port>",
     ],
 )

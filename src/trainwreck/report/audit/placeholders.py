@@ -22,8 +22,9 @@ _DTYPE = r"(?:fp|bf|int|uint|float|tf)\d"
 _PYTHON_REPR = (
     r"(?:lambda|locals|module|listcomp|dictcomp|setcomp|genexpr|stdin|string|\w+Backward\d*)>"
 )
-# Tokenizers' own special tokens, which reports name as they are ("starts with <s>").
-_SPECIAL_TOKEN = r"(?:s|pad|unk|mask|bos|eos|cls|sep)>"
+# Tokenizers' own special tokens, which reports name as they are ("starts with <s>"), and the
+# reasoning models' <think> and <answer> tags.
+_SPECIAL_TOKEN = r"(?:s|pad|unk|mask|bos|eos|cls|sep|think|answer)>"
 _FILL_IN = rf"<(?!https?:|{_PYTHON_REPR}|{_SPECIAL_TOKEN})[A-Za-z][\w .,'-]{{0,40}}>"
 _LEFTOVERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a version template", re.compile(r"(?<![\w.])X\.Y(?:\.Z)?(?![\w])|==\s*X\b")),
