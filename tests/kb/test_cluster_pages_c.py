@@ -24,6 +24,8 @@ IN_TOP_THREE = {
     "specforge-compile-graph-break-tensor-item-222",
     "transformers-deepseek-coder-missing-generation-prompt-83",
     "omlx-benchmark-max-tokens-128-thinking-near-zero-639",
+    # after the merge with pagesa: llama-cpp-context-window-too-small leads on its Ollama lines
+    "ollama-base-gguf-used-as-chat-model-521",
 }
 # Written from, but their own evidence does not reach the page (prose-only or off-class lines).
 NOT_REACHED = {
