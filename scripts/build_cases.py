@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3", "batch-4")
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
-FILED_PAGES = ROOT / "cases"  # filed*.yaml, one file per writer
+FILED_DIR = ROOT / "cases"  # filed*.yaml, one file per writer
 CASE_ANSWER = "case:"
 MAX_EVIDENCE_LINES = 12
 MAX_LINE_CHARS = 300
@@ -168,7 +168,7 @@ def _benchmark_pages() -> Iterator[tuple[str, str]]:
 
 def _filed_pages() -> Iterator[tuple[str, str]]:
     """(record, page) filed by the writer of a page that was written from those records."""
-    for path in sorted(FILED_PAGES.glob("filed*.yaml")):
+    for path in sorted(FILED_DIR.glob("filed*.yaml")):
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             yield item["record"], item["page"]
 

@@ -8,20 +8,16 @@ the whole pipeline.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 from trainwreck import analyzers, context
-from trainwreck.cases import load_memory, similar
+from trainwreck.cases import CaseMemory, load_memory, similar
 from trainwreck.engine.assemble import build
 from trainwreck.engine.candidates import rank_candidates
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.collect import collect
-from trainwreck.kb import load
-
-if TYPE_CHECKING:
-    from trainwreck.cases import CaseMemory
-    from trainwreck.kb import KnowledgeBase
-    from trainwreck.model import Diagnosis, Evidence, Gap
+from trainwreck.kb import KnowledgeBase, load
+from trainwreck.model import Diagnosis, Evidence, Gap
 
 
 def _usable(evidence: Evidence) -> bool:
