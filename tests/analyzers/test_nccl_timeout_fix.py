@@ -1,4 +1,4 @@
-"""The ddp_timeout fix reads the timeout the log printed and raises it past what the log needs.
+"""The process-group timeout fix reads the printed timeout and raises it past what the log needs.
 
 Observed (issue 18): `ddp_timeout: 1800 → 7200` printed beside arithmetic that read
 the actual timeout as 600,000 ms. The before value is the evidence's (600 s), and
@@ -25,20 +25,22 @@ WATCHDOG_600S = (
 )
 
 
-def _ddp_timeout(report: Diagnosis) -> Change:
+def _raised_timeout(report: Diagnosis) -> Change:
+    """The process-group timeout change: `ddp_timeout` in a Trainer run, the
+    `init_process_group` argument in a script that only shows torch."""
     return next(
         change
         for hypothesis in report.hypotheses
         for fix in hypothesis.fixes
         for change in fix.changes
-        if change.path.endswith("ddp_timeout")
+        if change.path.endswith(("ddp_timeout", "init_process_group.timeout"))
     )
 
 
 def test_before_is_the_printed_timeout_and_after_exceeds_it(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text(WATCHDOG_600S, encoding="utf-8")
-    change = _ddp_timeout(diagnose([str(log)]))
+    change = _raised_timeout(diagnose([str(log)]))
     assert change.before == 600
     assert isinstance(change.after, int) and change.after >= OVERRUN_FACTOR * 600
     assert change.after % HOUR_S == 0
@@ -48,7 +50,7 @@ def test_a_progress_bar_sets_what_the_raised_timeout_must_exceed() -> None:
     # the tokenizer bar on the timeout line: 29:55 elapsed + 4:48:08 remaining = 19,083 s,
     # longer than the old fix's 10800 s
     report = diagnose([str(CASES / "llamafactory-tokenize-nccl-timeout-2424")])
-    change = _ddp_timeout(report)
+    change = _raised_timeout(report)
     assert change.before == 1800
     assert isinstance(change.after, int) and change.after >= HEADROOM * 19083
     table = next(a for a in report.arithmetic if a.title == "NCCL watchdog timeout")
@@ -82,7 +84,7 @@ def test_raised_timeout_at_the_progress_bar_threshold(
     minutes, seconds = phase.split(":")
     bar = f"Running tokenizer: 50%| 1/2 [00:00<{minutes}:{seconds}, 1.0 examples/s]"
     log.write_text(bar + WATCHDOG_600S, encoding="utf-8")
-    assert _ddp_timeout(diagnose([str(log)])).after == raised
+    assert _raised_timeout(diagnose([str(log)])).after == raised
 
 
 def test_the_pre_seqnum_watchdog_line_is_read_too(tmp_path: Path) -> None:
@@ -94,5 +96,5 @@ def test_the_pre_seqnum_watchdog_line_is_read_too(tmp_path: Path) -> None:
         "timing out.\n",
         encoding="utf-8",
     )
-    change = _ddp_timeout(diagnose([str(log)]))
+    change = _raised_timeout(diagnose([str(log)]))
     assert change.before == 1800 and change.after == OVERRUN_FACTOR * 1800

@@ -13,7 +13,10 @@ from pathlib import Path
 
 from trainwreck.curation.cases import diagnose_unseen
 
-RECORD = "transformers-modernbert-model-type-unrecognized-145"
+# A record where a case takes the top from a symptom-only page whose class kept four
+# dependency pages as alternatives (the modernbert record first showed it; its own page
+# now leads there, so the record below stands in).
+RECORD = "trl-0122-processing-class-trainer-typeerror-oumi-882"
 
 
 def test_alternatives_are_filtered_against_the_final_top(tmp_path: Path) -> None:

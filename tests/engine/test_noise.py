@@ -39,6 +39,13 @@ def _candidate(page_id: str, weight: float) -> Candidate:
     return Candidate(page, match, (), weight, weight)
 
 
+def _words_only(page_id: str) -> Candidate:
+    """A page retrieved by the user's words: no log hit at all."""
+    page = load().get(page_id)
+    assert isinstance(page, Pattern)
+    return Candidate(page, None, (), 0.27, 0.27)
+
+
 def test_the_oom_example_has_no_fp16_only_alternatives() -> None:
     ids = {h.id for h in example().hypotheses}
     assert "cuda-oom-capacity" in ids
@@ -53,13 +60,24 @@ def test_an_off_class_alternative_needs_a_hit_above_context_weight(
 ) -> None:
     top = _candidate("cuda-oom-capacity", 0.9)
     other = _candidate("clip-grad-norm-nonfinite-error", weight)  # nan_inf
-    assert (other in shown([top, other], RunContext())) is kept
+    assert (other in shown([top, other], RunContext(), words_only=False)) is kept
+
+
+def test_with_the_users_words_alone_an_off_class_guess_stays_an_alternative() -> None:
+    # "gpu training script says torch was not built with cuda support": the top guess is a
+    # config page, the cpu-only-build page (dependency_conflict) must stay beside it
+    top, other = (
+        _words_only(page) for page in ("accelerate-stale-default-config", "torch-cpu-only-build")
+    )
+    run = RunContext(frameworks={"pytorch": "symptoms", "cuda": "symptoms"})
+    assert other not in shown([top, other], run, words_only=False)
+    assert other in shown([top, other], run, words_only=True)
 
 
 def test_a_same_class_alternative_needs_no_strong_hit() -> None:
     top = _candidate("cuda-oom-capacity", 0.9)
     other = _candidate("cuda-oom-other-process", 0.1)
-    assert other in shown([top, other], RunContext())
+    assert other in shown([top, other], RunContext(), words_only=False)
 
 
 def test_a_page_for_a_framework_the_run_never_shows_is_no_alternative() -> None:
@@ -83,15 +101,17 @@ def test_an_alternative_for_an_absent_framework_needs_its_own_message(
 ) -> None:
     top = _candidate("nccl-watchdog-timeout", 0.9)
     other = _candidate("jax-distributed-barrier-timeout", weight)  # requires jax
-    assert (other in shown([top, other], RunContext(frameworks=frameworks))) is kept
+    run = RunContext(frameworks=frameworks)
+    assert (other in shown([top, other], run, words_only=False)) is kept
 
 
 def test_a_page_for_an_absent_framework_is_no_top_answer_either() -> None:
     top = _candidate("jax-distributed-barrier-timeout", SPECIFIC_WEIGHT - 0.1)  # requires jax
     other = _candidate("nccl-watchdog-timeout", 0.5)
     torch_run = RunContext(frameworks={"pytorch": "log", "nccl": "log"})
-    assert shown([top, other], torch_run) == [other]
-    assert shown([top], torch_run) == [top]  # alone, the demoted page is still the best guess
+    assert shown([top, other], torch_run, words_only=False) == [other]
+    # alone, the demoted page is still the best guess
+    assert shown([top], torch_run, words_only=False) == [top]
 
 
 def test_a_look_alike_thread_about_an_absent_framework_is_no_alternative() -> None:

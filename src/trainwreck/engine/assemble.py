@@ -220,14 +220,16 @@ def build(
     """
     hypotheses: list[Hypothesis] = []
     warnings = [f"{gap.source}: {gap.reason}" for gap in evidence.gaps]
-    selected = shown(ranked, context)
+    words_only = not evidence.files  # the user's words, no file read
+    selected = shown(ranked, context, words_only)
     for index, candidate in enumerate(selected):
         runner_up = selected[index + 1] if index + 1 < len(selected) else None
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
     close = tuple(case for case in similar if not for_absent_framework(case, context))
-    hypotheses = without_advice_against(supported(with_cases(hypotheses, close, MAX_HYPOTHESES)))
+    hypotheses = with_cases(hypotheses, close, MAX_HYPOTHESES)
+    hypotheses = without_advice_against(supported(hypotheses, words_only))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with

@@ -26,7 +26,7 @@ def category_of(pattern: Pattern, context: RunContext) -> Category:
     return stated.category if pattern.any_class and stated is not None else pattern.category
 
 
-def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
+def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> list[Candidate]:
     """The top candidate and the alternatives worth showing beside it.
 
     A page for a framework the run never shows (a JAX barrier in a DeepSpeed run, a
@@ -34,12 +34,13 @@ def shown(ranked: list[Candidate], context: RunContext) -> list[Candidate]:
     message matched (issue 18); alone, it stays the (demoted) best guess.
     An alternative has log evidence of its own or shares the top one's failure
     class; a symptom-only or context-only page of another class is noise, not an
-    alternative.
+    alternative. With nothing read but the user's words (`words_only`), the top's
+    class is as much a guess as the rest, so the next guesses stay.
     """
     fits = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
     fitting = fits or ranked[:1]  # nothing fits: the gate's demotion has said what it can
-    if not fitting:
-        return []
+    if not fitting or words_only:
+        return fitting[:MAX_HYPOTHESES]
     top_class = category_of(fitting[0].pattern, context)
     rest = [
         c for c in fitting[1:] if _own_evidence(c) or category_of(c.pattern, context) == top_class
@@ -65,11 +66,11 @@ def for_absent_framework(case: SimilarCase, context: RunContext) -> bool:
     return bool(shown) and bool(named(case_hypothesis(case).title) - shown)
 
 
-def supported(hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+def supported(hypotheses: list[Hypothesis], words_only: bool) -> list[Hypothesis]:
     """`shown`'s rule again once confirmed cases have joined: a case can take the top
     from a symptom-only page, and the alternatives kept for that page's class would
     then stand beside a top of another class with no evidence of their own."""
-    if not hypotheses or not hypotheses[0].grounded:
+    if not hypotheses or not hypotheses[0].grounded or words_only:
         return hypotheses
     top = hypotheses[0]
     return [top, *(h for h in hypotheses[1:] if h.evidence or h.category == top.category)]

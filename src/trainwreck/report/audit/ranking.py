@@ -25,10 +25,13 @@ def alternatives_supported(report: Audited) -> list[AuditFinding]:
     """Under a grounded top answer, an alternative quotes the run's evidence or shares its class.
 
     An alternative with neither is a page that ranked on shared words alone: noise a
-    reader has to rule out by hand.
+    reader has to rule out by hand. A report on the user's words alone (no file read)
+    is exempt: there every class is a guess.
     """
     top = report.top
     if report.diagnosis is None or top is None or not top.grounded:
+        return []
+    if not report.diagnosis.inputs:  # the user's words alone: every class is a guess
         return []
     return [
         AuditFinding(
