@@ -15,11 +15,12 @@ import yaml
 from trainwreck.context.stated import from_exception, from_symptoms
 from trainwreck.model import ExceptionRecord
 
-BATCH = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight" / "batch-1"
+FIRST_SIGHT = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight"
+BATCH = FIRST_SIGHT / "batch-1"
 
 
-def _symptoms(case: str) -> str:
-    meta = yaml.safe_load((BATCH / case / "case.yaml").read_text(encoding="utf-8"))
+def _symptoms(case: str, batch: Path = BATCH) -> str:
+    meta = yaml.safe_load((batch / case / "case.yaml").read_text(encoding="utf-8"))
     return str(meta["symptoms"])
 
 
@@ -58,6 +59,38 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
 def test_phrases_that_state_a_class(text: str, category: str) -> None:
     stated = from_symptoms(text)
     assert stated is not None and stated.category == category
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # batch-5 descriptions that stated no class before these phrases were read
+        ("ms-swift-megatron-moe-exit-hang-7992", "hang"),  # "the job times out at exit"
+        ("mmdetection-garpn-1gpu-lr-not-scaled-4383", "divergence"),  # "losses become huge"
+        ("jax-kaggle-tpu-metadata-timeout-slow-init-14600", "slow_throughput"),  # "takes >60 s"
+        ("tgi-agentlm-output-truncated-max-new-tokens-11", "wrong_output"),  # "truncated"
+        # no phrase, but a quoted error states its class
+        ("transformers-deepspeed-grad-norm-tensor-json-118", "crash"),  # TypeError: ... JSON
+        ("kohya-ss-cosine-with-min-lr-scheduler-type-3064", "config_error"),  # "is not a valid"
+    ],
+)
+def test_batch_5_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-5"))
+    assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("fails with ValueError: Target modules ['q_proj'] not found", "crash"),
+        ("raises ImportError: cannot import name 'x' from 'y'", "dependency_conflict"),
+        ("dies with RuntimeError: DataLoader worker is killed by signal: Killed", "oom"),
+        ("ValueError: unexpected keyword argument 'foo' in the config", "config_error"),
+    ],
+)
+def test_a_quoted_error_states_the_class_its_message_does(text: str, category: str) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated
 
 
 @pytest.mark.parametrize("text", ["it fails with an error", "got this exception", "", None])

@@ -24,18 +24,22 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "nan_inf",
         # "memory overflow" is a user's word for an OOM, not a numeric overflow
         re.compile(
-            r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|(?<!memory )\boverflow(?:s|ed)?\b"
+            r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|"
+            r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b"
         ),
     ),
     (
         "divergence",
         re.compile(
-            r"loss\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|increas\w*|goes up|going up|"
+            r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
+            r"increas\w*|goes up|going up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
+            r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
             r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
             r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
-            r"no learning|loss (?:is |was )?(?:too )?high|training (?:collaps\w*|unstable)|"
+            r"no learning|loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
+            r"training (?:collaps\w*|unstable)|"
             r"\bspikes?\b"
         ),
     ),
@@ -45,7 +49,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"out of memory|\boom\b|oom[- ]?kill\w*|memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
             r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
-            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|"
+            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
     ),
@@ -61,7 +65,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "hang",
         re.compile(
             r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|\bfroze\w*|deadlock\w*|\bstall\w*|"
-            r"never (?:finish|return|start|complete|end)\w*|no progress|\btimed? ?out\b|"
+            r"never (?:finish|return|start|complete|end)\w*|no progress|"
+            r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
             r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return)"
         ),
@@ -72,7 +77,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\bslow\w*|throughput|tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
-            r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency"
+            r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
+            r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
+            r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
+            r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)"
         ),
     ),
     (
@@ -88,7 +96,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\b(?:bleu|rouge|f1|perplexity|metrics?|score)\b (?:\w+ )?(?:is |are )?(?:wrong|worse|"
             r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
             r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
-            r"reproducible)|incorrect"
+            r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
+            r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
+            r"behaves? unexpectedly"
         ),
     ),
     (
@@ -106,6 +116,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"\bconfig\w* (?:\w+ )?(?:error|invalid|wrong|ignored|not (?:applied|used|recognized))|"
             r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
+            r"is not a valid \w+|"
             r"(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
             r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error"
         ),
@@ -121,7 +132,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 
 # The class the final exception's "Type: message" states; first match wins.
 _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
-    ("oom", re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory")),
+    (
+        "oom",
+        re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory|signal: Killed"),
+    ),
     ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
     ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
     (
@@ -139,10 +153,15 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 )
 
 
+# An exception type quoted in a description, with the message that follows it.
+_QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?[^\n.]{0,160}")
+
+
 def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """The class the user's description states, or None when it states none.
 
     The class with the most stating phrases wins; on a tie, the one read first.
+    With no stating phrase, a quoted exception states its class.
     """
     if not symptoms:
         return None
@@ -154,15 +173,29 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
             found.append((category, words))
             text = rule.sub(" ", text)
     if not found:
-        return None
+        return _quoted_exception(symptoms)
     category, words = max(found, key=lambda item: len(item[1]) if item[0] != "crash" else 0)
     return StatedClass(category=category, source="symptoms", words=words)
 
 
+def _quoted_exception(symptoms: str) -> StatedClass | None:
+    """A description that states no class in words but quotes the error ("fails with
+    ValueError: Target modules ... not found") states the class that error does."""
+    quoted = _QUOTED_EXCEPTION.search(symptoms)
+    if quoted is None:
+        return None
+    return StatedClass(
+        category=_text_class(quoted.group(0)), source="symptoms", words=(quoted.group(0)[:160],)
+    )
+
+
+def _text_class(text: str) -> Category:
+    return next(category for category, rule in _EXCEPTION_RULES if rule.search(text))
+
+
 def exception_class(exc: ExceptionRecord) -> Category:
     """The class an exception's type and message state on their own."""
-    text = f"{exc.type}: {exc.message}"
-    return next(category for category, rule in _EXCEPTION_RULES if rule.search(text))
+    return _text_class(f"{exc.type}: {exc.message}")
 
 
 # Exceptions that say how a run was stopped, not how it failed.

@@ -229,7 +229,7 @@ def build(
         warnings.extend(w for w in fix_warnings if w not in warnings)
     close = tuple(case for case in similar if not for_absent_framework(case, context))
     hypotheses = with_cases(hypotheses, close, MAX_HYPOTHESES)
-    hypotheses = without_advice_against(supported(hypotheses, words_only))
+    hypotheses = without_advice_against(supported(hypotheses, context, words_only))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:
         hypotheses.append(fallback)
     if hypotheses:  # one script, for the top hypothesis: the fix the report leads with

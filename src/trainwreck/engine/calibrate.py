@@ -1,6 +1,7 @@
 """Confidence: the one written rule that turns evidence into High, Medium or Low.
 
-High   the page's own log signature matched (a specific one, weight >= 0.8), the
+High   the page's own log signature matched (a specific one, weight >= 0.8; a code
+       finding alone shows the code can fail so, not that this run did), the
        evidence strength is >= HIGH_STRENGTH, the page is not a catch-all, its
        mechanism depends on nothing unseen, the run's context does not argue
        against it, and no other page fits almost as well.
@@ -23,6 +24,7 @@ from benchmarks/accuracy.py); the target is High right >= 95%, Medium >= 70%.
 
 from __future__ import annotations
 
+from trainwreck.engine.gate import specific_hit
 from trainwreck.engine.rank import TIE, Candidate
 from trainwreck.model import Confidence
 
@@ -46,6 +48,8 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
         reasons.append("it names the failure family, not one cause")
     if not candidate.specific:
         reasons.append("no signature unique to this cause matched")
+    elif not specific_hit(candidate.match, code=False):
+        reasons.append("your code can fail this way, but no log line shows this run did")
     if close and runner_up is not None:
         reasons.append(f"[kb:{runner_up.pattern.id}] fits as well")
     if candidate.strength < HIGH_STRENGTH:

@@ -8,7 +8,8 @@ top answers:
 - stated class: a page outside the failure class the user's words state is
   demoted, less so for a class that often travels with it (a NaN and a loss
   spike, or the three kinds of error a traceback can end in), and less when a
-  specific signature matched the log (log evidence that outweighs the words);
+  specific signature matched the log (log evidence that outweighs the words; a
+  code finding does not: it shows what the code could do, not what this run did);
   with no words from the user, the class of the exception that ended the run
   stands in for them, more weakly.
 """
@@ -40,8 +41,9 @@ RELATED_CLASSES: tuple[frozenset[Category], ...] = (
 )
 
 
-def specific_hit(match: Match | None) -> bool:
-    """Whether a log signature strong enough to name the page on its own matched."""
+def specific_hit(match: Match | None, *, code: bool = True) -> bool:
+    """Whether a log signature strong enough to name the page on its own matched
+    (with `code`, a strong code finding counts too)."""
     if match is None:
         return False
     return any(
@@ -49,7 +51,7 @@ def specific_hit(match: Match | None) -> bool:
         and (
             hit.signature.regex is not None
             or hit.signature.exception is not None
-            or (hit.signature.finding or "").startswith(CODE_FINDING)
+            or (code and (hit.signature.finding or "").startswith(CODE_FINDING))
         )
         for hit in match.hits
     )
@@ -90,7 +92,10 @@ def gate_factor(
         if related(pattern.category, stated.category):
             factor *= RELATED_CLASS_FACTOR
         else:
-            factor *= OFF_CLASS_SPECIFIC_FACTOR if specific else OFF_CLASS_FACTOR
+            # a code finding shows the code could fail this way, not that this run did:
+            # only the log's own message outweighs what the user says happened
+            logged_specific = specific_hit(match, code=False)
+            factor *= OFF_CLASS_SPECIFIC_FACTOR if logged_specific else OFF_CLASS_FACTOR
             words = ", ".join(f'"{word}"' for word in stated.words[:3])
             notes.append(f"your description states {stated.category} ({words})")
     logged = context.logged

@@ -7,7 +7,7 @@ evidence of its own or the top one's failure class (issue 18, "Noise").
 from __future__ import annotations
 
 from trainwreck.context.frameworks import with_foundations
-from trainwreck.engine.gate import missing_frameworks
+from trainwreck.engine.gate import missing_frameworks, related
 from trainwreck.engine.rank import Candidate
 from trainwreck.engine.recall import case_hypothesis
 from trainwreck.fixes.named import named
@@ -33,19 +33,30 @@ def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> lis
     vLLM pin for a JAX plugin) is no answer while another page fits, unless its own
     message matched (issue 18); alone, it stays the (demoted) best guess.
     An alternative has log evidence of its own or shares the top one's failure
-    class; a symptom-only or context-only page of another class is noise, not an
-    alternative. With nothing read but the user's words (`words_only`), the top's
-    class is as much a guess as the rest, so the next guesses stay.
+    class or the class the user states; a symptom-only or context-only page of
+    another class is noise, not an alternative. With nothing read but the user's
+    words (`words_only`), the top's class is as much a guess as the rest, so the
+    next guesses stay.
     """
     fits = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
     fitting = fits or ranked[:1]  # nothing fits: the gate's demotion has said what it can
     if not fitting or words_only:
         return fitting[:MAX_HYPOTHESES]
-    top_class = category_of(fitting[0].pattern, context)
+    classes = alternative_classes(category_of(fitting[0].pattern, context), context)
     rest = [
-        c for c in fitting[1:] if _own_evidence(c) or category_of(c.pattern, context) == top_class
+        c for c in fitting[1:] if _own_evidence(c) or category_of(c.pattern, context) in classes
     ]
     return [fitting[0], *rest][:MAX_HYPOTHESES]
+
+
+def alternative_classes(top: Category, context: RunContext) -> set[Category]:
+    """The classes an alternative without evidence of its own may have: the top
+    answer's, and the one the user states happened when a log line pulled the top
+    to an unrelated class (an OOM page for "different logits every run")."""
+    stated = context.stated
+    if stated is None or related(top, stated.category):
+        return {top}
+    return {top, stated.category}
 
 
 def _own_evidence(candidate: Candidate) -> bool:
@@ -66,11 +77,14 @@ def for_absent_framework(case: SimilarCase, context: RunContext) -> bool:
     return bool(shown) and bool(named(case_hypothesis(case).title) - shown)
 
 
-def supported(hypotheses: list[Hypothesis], words_only: bool) -> list[Hypothesis]:
+def supported(
+    hypotheses: list[Hypothesis], context: RunContext, words_only: bool
+) -> list[Hypothesis]:
     """`shown`'s rule again once confirmed cases have joined: a case can take the top
     from a symptom-only page, and the alternatives kept for that page's class would
     then stand beside a top of another class with no evidence of their own."""
     if not hypotheses or not hypotheses[0].grounded or words_only:
         return hypotheses
     top = hypotheses[0]
-    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category == top.category)]
+    classes = alternative_classes(top.category, context)
+    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category in classes)]

@@ -194,7 +194,10 @@ def _block_settings(block: ConfigBlock) -> Iterator[tuple[str, Value]]:
         match = _ASSIGNMENT.match(line.strip())
         if match and not line.startswith("+++"):
             leaf = normal_name(match.group("key").rsplit(".", 1)[-1])
-            yield leaf, denoted(match.group("value").strip().strip("\"'"))
+            value = match.group("value").strip()
+            if block.format == "python":  # a keyword argument: `drop_last=True,`
+                value = value.removesuffix(",").rstrip()
+            yield leaf, denoted(value.strip("\"'"))
 
 
 def _consolidated_violations(blocks: tuple[ConfigBlock, ...]) -> Iterator[Violation]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from trainwreck.engine.shown import alternative_classes
 from trainwreck.report.audit.base import Audited, AuditFinding
 
 
@@ -22,7 +23,8 @@ def hypotheses_in_order(report: Audited) -> list[AuditFinding]:
 
 
 def alternatives_supported(report: Audited) -> list[AuditFinding]:
-    """Under a grounded top answer, an alternative quotes the run's evidence or shares its class.
+    """Under a grounded top answer, an alternative quotes the run's evidence or shares
+    its class or the class the user states.
 
     An alternative with neither is a page that ranked on shared words alone: noise a
     reader has to rule out by hand. A report on the user's words alone (no file read)
@@ -33,13 +35,14 @@ def alternatives_supported(report: Audited) -> list[AuditFinding]:
         return []
     if not report.diagnosis.inputs:  # the user's words alone: every class is a guess
         return []
+    classes = alternative_classes(top.category, report.diagnosis.context)
     return [
         AuditFinding(
             "alternative-unsupported",
             f"hypotheses[{index}] ({alternative.id})",
-            f"no evidence quoted and class {alternative.category} is not the top "
-            f"answer's {top.category}",
+            f"no evidence quoted and class {alternative.category} is neither the top "
+            f"answer's {top.category} nor the stated one",
         )
         for index, alternative in enumerate(report.diagnosis.hypotheses[1:], start=1)
-        if not alternative.evidence and alternative.category != top.category
+        if not alternative.evidence and alternative.category not in classes
     ]
