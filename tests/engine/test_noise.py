@@ -63,6 +63,20 @@ def test_an_off_class_alternative_needs_a_hit_above_context_weight(
     assert (other in shown([top, other], RunContext(), words_only=False)) is kept
 
 
+@pytest.mark.parametrize(
+    ("weight", "kept"), [(CONTEXT_WEIGHT - 0.05, False), (CONTEXT_WEIGHT, False), (0.3, True)]
+)
+def test_a_zero3_save_oom_is_no_alternative_to_an_nccl_timeout_without_its_own_hit(
+    weight: float, kept: bool
+) -> None:
+    """Observed: a ZeRO-3 save OOM beside an NCCL timeout. The run shows DeepSpeed, so the
+    page's framework is present: only its lack of a log hit of its own keeps it out."""
+    top = _candidate("nccl-watchdog-timeout", 0.9)  # hang
+    other = _candidate("deepspeed-zero3-gather-on-save-oom", weight)  # oom
+    run = RunContext(frameworks={"pytorch": "log", "nccl": "log", "deepspeed": "log"})
+    assert (other in shown([top, other], run, words_only=False)) is kept
+
+
 def test_with_the_users_words_alone_an_off_class_guess_stays_an_alternative() -> None:
     # "gpu training script says torch was not built with cuda support": the top guess is a
     # config page, the cpu-only-build page (dependency_conflict) must stay beside it

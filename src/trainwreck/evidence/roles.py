@@ -1,7 +1,8 @@
 """Assign a Role to each line and exception: root, cascade, confirmation, advice.
 
 The first real error is what a user needs; everything it sets off (NCCL timeouts
-on the other ranks, the launcher's ChildFailedError, a second illegal memory
+on the other ranks, the launcher's ChildFailedError or mp.spawn's
+ProcessRaisedException wrapping a worker's own traceback, a second illegal memory
 access, errors during interpreter teardown) is a cascade, and the hints a
 framework prints ("For debugging consider passing CUDA_LAUNCH_BLOCKING=1") are
 advice, never a cause. Decisions rest on structure (exception type, the library
@@ -35,6 +36,8 @@ _SHUTDOWN = re.compile(
     r"interpreter shutdown|likely shutting down|sys\.meta_path is None|Exception ignored in"
 )
 _ILLEGAL_ACCESS = "illegal memory access"
+# What a launcher raises after a worker failed; the worker's own error is the cause.
+_LAUNCHER_WRAPPERS = ("ChildFailedError", "ProcessRaisedException")
 _ERRORISH = re.compile(
     r"error|exception|fatal|assertion .*failed|\bfailed\b|timeout|timed out", re.IGNORECASE
 )
@@ -51,7 +54,7 @@ def _is_comm(record: ExceptionRecord) -> bool:
 def _knock_on(record: ExceptionRecord, seen_illegal: bool) -> bool:
     """Cascades recognisable from the record alone."""
     return (
-        record.type.endswith("ChildFailedError")
+        record.type.endswith(_LAUNCHER_WRAPPERS)
         or bool(_SHUTDOWN.search(record.message))
         or (seen_illegal and _ILLEGAL_ACCESS in record.message)
     )
