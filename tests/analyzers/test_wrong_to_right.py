@@ -10,10 +10,11 @@ folders whose record names no page carry the page read from their confirmed caus
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
+from arith_helpers import run_script
 
 from trainwreck import analyzers
 from trainwreck.analyzers import code
@@ -25,9 +26,12 @@ from trainwreck.curation.known import (
     script_cases,
     suite_cases,
 )
+from trainwreck.pipeline import diagnose
 
 ROOT = Path(__file__).parents[2]
 FIRST_SIGHT = ROOT / "benchmarks" / "first_sight"
+FIXTURES = Path(__file__).parent / "fixtures"
+FROZEN = "frozen_no_param_count"
 
 
 @cache
@@ -82,6 +86,21 @@ def test_loss_names_adam_eps_underflow_over_a_bf16_model_in_fp16() -> None:
 def test_index_range_reads_a_negative_label_as_an_index_error_not_bad_data() -> None:
     """happytransformer-negative-label-target-out-of-bounds-248 (batch-3)."""
     _decides("index_range", _known()["happytransformer-negative-label-target-out-of-bounds-248"])
+
+
+def test_loss_constants_names_a_frozen_model_from_its_loss_at_ln_3() -> None:
+    """fixtures/frozen_no_param_count.py, run on the CPU: every parameter frozen and the
+    error silenced, no parameter count printed; without the chance-level finding the
+    tool has no hypothesis at all."""
+    log = FIXTURES / f"{FROZEN}.log"
+    case = Known(FROZEN, "no-trainable-parameters", partial(diagnose, [str(log)]))
+    _decides("loss_constants", case)
+
+
+def test_the_frozen_model_log_is_what_its_script_prints() -> None:
+    pytest.importorskip("torch")
+    captured = (FIXTURES / f"{FROZEN}.log").read_text(encoding="utf-8")
+    assert run_script(f"{FROZEN}.py", fails=False) == captured
 
 
 def test_loss_scale_sees_a_loss_above_the_uniform_guess_under_accumulation() -> None:
