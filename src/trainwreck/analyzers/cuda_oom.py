@@ -25,6 +25,12 @@ _FIELDS: dict[str, re.Pattern[str]] = {
     "reserved_total": re.compile(rf"({SIZE}) reserved in total by PyTorch"),
 }
 _OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+# What explains the OOM. These cut-offs are the project's judgement (no published source),
+# tested at their edges in tests/analyzers/test_cuda_oom.py.
+OTHERS_MIN_BYTES = 2 * 2**30  # held by other processes: at least 2 GiB ...
+OTHERS_MIN_SHARE = 10  # ... and at least a tenth of the card
+FRAGMENTED_MIN_SHARE = 100  # reserved-but-unallocated: the request, and a hundredth of the card
+FULL_SHARE = 0.85  # this process holds at least this share of the card: the GPU is full
 _GPU = re.compile(r"GPU (\d+)")
 _LABELS = {
     "tried": "requested allocation",
@@ -120,7 +126,7 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
     total, tried = values.get("total"), values.get("tried")
     found: list[tuple[str, str]] = []
     other = _held_by_others(values)
-    if total and other is not None and other >= max(2 * 2**30, total // 10):
+    if total and other is not None and other >= max(OTHERS_MIN_BYTES, total // OTHERS_MIN_SHARE):
         found.append(
             (
                 "cuda.oom.other_process",
@@ -135,7 +141,7 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
         and unallocated
         and not others_hold_it
         and unallocated >= tried
-        and unallocated >= total // 100
+        and unallocated >= total // FRAGMENTED_MIN_SHARE
     ):
         found.append(
             (
@@ -145,7 +151,7 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
             )
         )
     in_use = _this_process(values) or 0
-    if total and not others_hold_it and in_use >= 0.85 * total:
+    if total and not others_hold_it and in_use >= FULL_SHARE * total:
         found.append(
             (
                 "cuda.oom.capacity",

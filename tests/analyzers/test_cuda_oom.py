@@ -1,0 +1,104 @@
+"""What explains a CUDA OOM (analyzers/cuda_oom.py), at each cut-off: below, at, above.
+
+The message is the one torch >= 2.1 prints, with every size in bytes so that a cut-off
+can be met exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trainwreck.analyzers import cuda_oom
+from trainwreck.analyzers.cuda_oom import (
+    FRAGMENTED_MIN_SHARE,
+    FULL_SHARE,
+    OTHERS_MIN_BYTES,
+    OTHERS_MIN_SHARE,
+)
+from trainwreck.evidence.collect import collect
+
+GIB = 2**30
+CARD = 40 * GIB  # a tenth of it (4 GiB) is more than OTHERS_MIN_BYTES
+SMALL_CARD = 16 * GIB  # a tenth of it (1.6 GiB) is less
+MESSAGE = (
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {tried} bytes. GPU 0 has a "
+    "total capacity of {total} bytes of which {free} bytes is free. Including non-PyTorch "
+    "memory, this process has {process} bytes memory in use. Of the allocated memory "
+    "{allocated} bytes is allocated by PyTorch, and {unallocated} bytes is reserved by PyTorch "
+    "but unallocated.\n"
+)
+
+
+def _explained(
+    tmp_path: Path,
+    *,
+    total: int,
+    process: int,
+    others: int = 0,
+    tried: int = GIB,
+    unallocated: int = 0,
+) -> set[str]:
+    free = total - process - others
+    text = MESSAGE.format(
+        tried=tried,
+        total=total,
+        free=free,
+        process=process,
+        allocated=process - unallocated,
+        unallocated=unallocated,
+    )
+    log = tmp_path / "train.log"
+    log.write_text(text, encoding="utf-8")
+    return {f.id for f in cuda_oom.analyze(collect([str(log)]))} - {"cuda.oom"}
+
+
+@pytest.mark.parametrize(
+    ("card", "least"), [(CARD, CARD // OTHERS_MIN_SHARE), (SMALL_CARD, OTHERS_MIN_BYTES)]
+)
+@pytest.mark.parametrize(("offset", "fires"), [(-1, False), (0, True), (1, True)])
+def test_other_processes_hold_the_larger_of_2_gib_and_a_tenth(
+    tmp_path: Path, card: int, least: int, offset: int, fires: bool
+) -> None:
+    found = _explained(tmp_path, total=card, process=card // 2, others=least + offset)
+    assert ("cuda.oom.other_process" in found) is fires
+
+
+@pytest.mark.parametrize(("offset", "fires"), [(-1, False), (0, True), (1, True)])
+def test_a_fragmented_cache_holds_at_least_the_request(
+    tmp_path: Path, offset: int, fires: bool
+) -> None:
+    tried = 2 * GIB  # above a hundredth of the card, so the request is the bound
+    found = _explained(
+        tmp_path, total=CARD, process=CARD // 2, tried=tried, unallocated=tried + offset
+    )
+    assert ("cuda.oom.fragmentation" in found) is fires
+
+
+@pytest.mark.parametrize(("offset", "fires"), [(-1, False), (0, True), (1, True)])
+def test_a_fragmented_cache_holds_at_least_a_hundredth_of_the_card(
+    tmp_path: Path, offset: int, fires: bool
+) -> None:
+    least = CARD // FRAGMENTED_MIN_SHARE
+    found = _explained(
+        tmp_path, total=CARD, process=CARD // 2, tried=GIB // 1024, unallocated=least + offset
+    )
+    assert ("cuda.oom.fragmentation" in found) is fires
+
+
+@pytest.mark.parametrize(("offset", "fires"), [(-1, False), (0, True), (1, True)])
+def test_the_gpu_is_full_when_this_process_holds_85_percent(
+    tmp_path: Path, offset: int, fires: bool
+) -> None:
+    full = int(FULL_SHARE * CARD)
+    assert full == FULL_SHARE * CARD  # a whole number of bytes: the cut-off is met exactly
+    found = _explained(tmp_path, total=CARD, process=full + offset)
+    assert ("cuda.oom.capacity" in found) is fires
+
+
+def test_memory_held_by_others_is_not_called_fragmentation_or_a_full_gpu(tmp_path: Path) -> None:
+    found = _explained(
+        tmp_path, total=CARD, process=CARD - 5 * GIB, others=5 * GIB, tried=GIB, unallocated=GIB
+    )
+    assert found == {"cuda.oom.other_process"}
