@@ -40,13 +40,13 @@ def _names(names: list[str], everything: bool) -> str:
 
 
 def table(result: Ablation, everything: bool) -> str:
-    lines = [f"{'analyzer / detector':<32} {'fired':>5} {'moved':>5}  wrong->right | right->wrong"]
+    lines = [f"{'analyzer / detector':<38} {'fired':>5} {'moved':>5}  wrong->right | right->wrong"]
     for part in parts():
         moved = result.moved[part]
         gained = [m.case for m in moved if m.wrong_to_right]
         lost = [m.case for m in moved if m.right_to_wrong]
         lines.append(
-            f"{part:<32} {result.fired_on(part):>5} {len(moved):>5}  "
+            f"{part:<38} {result.fired_on(part):>5} {len(moved):>5}  "
             f"{len(gained)}: {_names(gained, everything)} | {len(lost)}: {_names(lost, everything)}"
         )
     lines.append(f"top answer right with every part: {result.right}/{len(result.tops)}")
