@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from arith_helpers import case, first_sight, found, logged, sources
 
+from trainwreck.analyzers.loss_constants import MIN_POINTS
+
 
 def _log(values: list[float], key: str = "loss") -> str:
     return "".join(
@@ -53,6 +55,14 @@ def test_a_level_must_be_flat(tmp_path: Path, spread: float, matches: bool) -> N
     low = round(math.log(2) * (1 - spread / 2), 4)
     high = round(math.log(2) * (1 + spread / 2), 4)
     diagnosis = logged(tmp_path, _log([low, high] * 4))
+    assert ("loss.chance_level" in found(diagnosis, "loss.")) is matches
+
+
+@pytest.mark.parametrize(
+    ("count", "matches"), [(MIN_POINTS - 1, False), (MIN_POINTS, True), (MIN_POINTS + 1, True)]
+)
+def test_a_level_needs_five_logged_values(tmp_path: Path, count: int, matches: bool) -> None:
+    diagnosis = logged(tmp_path, _log([1.0986] * count))
     assert ("loss.chance_level" in found(diagnosis, "loss.")) is matches
 
 

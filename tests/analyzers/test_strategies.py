@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from trainwreck import diagnose
+from trainwreck.analyzers import strategies
+from trainwreck.analyzers.strategies import NEAR_LINES
+from trainwreck.evidence.collect import collect
 from trainwreck.model import Change
 
 CASES = Path(__file__).parents[1] / "cases"
@@ -50,3 +53,30 @@ def test_the_fix_makes_trainingarguments_accept_the_settings(
 def test_the_one_line_message_of_older_transformers() -> None:
     change = _fix(CASES / "deepke-load-best-model-394" / "train.log")
     assert (change.before, change.after) == ("no", "epoch")
+
+
+def _strategies(tmp_path: Path, *lines: str) -> list[dict[str, object]]:
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [dict(f.values) for f in strategies.analyze(collect([str(log)]))]
+
+
+@pytest.mark.parametrize(
+    ("after", "found"), [(NEAR_LINES - 2, True), (NEAR_LINES - 1, True), (NEAR_LINES, False)]
+)
+def test_the_save_line_follows_within_the_same_message(
+    tmp_path: Path, after: int, found: bool
+) -> None:
+    """Lines between the two strategies belong to another message after NEAR_LINES."""
+    between = [f"- another setting {n}" for n in range(after - 1)]
+    values = _strategies(
+        tmp_path,
+        "- Evaluation strategy: IntervalStrategy.STEPS",
+        *between,
+        "- Save strategy: SaveStrategy.EPOCH",
+    )
+    assert values == ([{"eval_strategy": "steps", "save_strategy": "epoch"}] if found else [])
+
+
+def test_strategies_that_agree_are_no_finding(tmp_path: Path) -> None:
+    assert _strategies(tmp_path, "Evaluation strategy: epoch - Save strategy: epoch") == []

@@ -26,11 +26,16 @@ _FIELDS: dict[str, re.Pattern[str]] = {
     "reserved_total": re.compile(rf"({SIZE}) reserved in total by PyTorch"),
 }
 _OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+# What explains the OOM. These cut-offs are the project's judgement (no published source),
+# tested at their edges in tests/analyzers/test_cuda_oom.py.
+OTHERS_MIN_BYTES = 2 * 2**30  # held by other processes: at least 2 GiB ...
+OTHERS_MIN_SHARE = 10  # ... and at least a tenth of the card
 # Reserved-but-unallocated memory below this share of the card is no explanation: even
 # all of it returned (expandable_segments) buys a run that fills the card < 5% headroom,
 # so the run is at capacity, not fragmented (a QLoRA run at 21.86 of 22.02 GiB with
 # 0.45 GiB unallocated, first-sight batch-5).
 FRAGMENTED_SHARE = 0.05
+FULL_SHARE = 0.85  # this process holds at least this share of the card: the GPU is full
 _GPU = re.compile(r"GPU (\d+)")
 _LABELS = {
     "tried": "requested allocation",
@@ -126,7 +131,7 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
     total, tried = values.get("total"), values.get("tried")
     found: list[tuple[str, str]] = []
     other = _held_by_others(values)
-    if total and other is not None and other >= max(2 * 2**30, total // 10):
+    if total and other is not None and other >= max(OTHERS_MIN_BYTES, total // OTHERS_MIN_SHARE):
         found.append(
             (
                 "cuda.oom.other_process",
@@ -151,7 +156,7 @@ def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
             )
         )
     in_use = _this_process(values) or 0
-    if total and not others_hold_it and in_use >= 0.85 * total:
+    if total and not others_hold_it and in_use >= FULL_SHARE * total:
         found.append(
             (
                 "cuda.oom.capacity",

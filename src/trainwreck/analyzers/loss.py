@@ -27,7 +27,8 @@ _METRIC = {
 _JUDGED = ("loss", "grad_norm")
 _STEP = re.compile(r"(?:'step'|\b(?:step|iteration|current_steps))['\"]?\s*[:=]?\s*(\d+)")
 KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
-_MIN_POINTS_FOR_DIVERGENCE = 8
+MIN_POINTS_FOR_DIVERGENCE = 8  # logged losses before a rise counts as a trend, not noise
+DIVERGED_RISE = 2.0  # the recent loss is at least this many times its lowest (and its first)
 FIRST_STEP = 0  # the loss of the model as loaded: logged before the first optimizer step
 
 
@@ -101,12 +102,12 @@ def _non_finite_before_update(points: list[Point]) -> Finding | None:
 
 def _diverged(points: list[Point]) -> Finding | None:
     finite = [p for p in points if math.isfinite(p.value)]
-    if len(finite) < _MIN_POINTS_FOR_DIVERGENCE:
+    if len(finite) < MIN_POINTS_FOR_DIVERGENCE:
         return None
     lowest = min(finite, key=lambda p: p.value)
     tail = sorted(p.value for p in finite[-max(3, len(finite) // 10) :])
     tail_median = tail[len(tail) // 2]
-    if lowest.value <= 0 or tail_median < max(2 * lowest.value, finite[0].value):
+    if lowest.value <= 0 or tail_median < max(DIVERGED_RISE * lowest.value, finite[0].value):
         return None
     ratio = tail_median / lowest.value
     summary = (

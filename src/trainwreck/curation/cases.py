@@ -77,8 +77,13 @@ def diagnose_case(case: Case, kb: KnowledgeBase | None = None) -> Diagnosis:
     return diagnose_unseen(case.inputs, case.symptoms, (case.source, case.path.name), kb)
 
 
-def diagnose_folder(directory: Path, kb: KnowledgeBase | None = None) -> Diagnosis:
-    """Any case folder (the suite's or a first-sight batch's) diagnosed as a new failure."""
+def diagnose_folder(
+    directory: Path, kb: KnowledgeBase | None = None, extra: tuple[Path, ...] = ()
+) -> Diagnosis:
+    """Any case folder (the suite's or a first-sight batch's) diagnosed as a new failure.
+
+    `extra` adds files the case leaves out of its inputs (a reproduction's script).
+    """
     meta = yaml.safe_load((directory / CASE_FILE).read_text(encoding="utf-8"))
     listed = meta.get("inputs")
     inputs = (
@@ -86,7 +91,8 @@ def diagnose_folder(directory: Path, kb: KnowledgeBase | None = None) -> Diagnos
         if listed
         else tuple(sorted(p for p in directory.iterdir() if p.name not in _NOT_EVIDENCE))
     )
-    return diagnose_unseen(inputs, meta.get("symptoms"), (meta["source"], directory.name), kb)
+    own = (meta["source"], directory.name)
+    return diagnose_unseen((*inputs, *extra), meta.get("symptoms"), own, kb)
 
 
 def diagnose_unseen(

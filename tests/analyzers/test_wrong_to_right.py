@@ -1,0 +1,201 @@
+"""Issue 15: each analyzer and code detector names a real case it turns from wrong to right.
+
+Each test diagnoses one real case with every analyzer and detector, then again with
+one left out (trainwreck.curation.ablation, as benchmarks/ablation.py does): with it
+the top answer is the page the case's confirmed cause maps to, without it another.
+Cases are looked up as the benchmark finds them (tests/cases, a first-sight folder or
+bundled record that names its page, a reproduction with its script); the first-sight
+folders whose record names no page carry the page read from their confirmed cause.
+"""
+
+from __future__ import annotations
+
+from functools import cache, partial
+from pathlib import Path
+
+import pytest
+from arith_helpers import run_script
+
+from trainwreck import analyzers
+from trainwreck.analyzers import code
+from trainwreck.curation.ablation import ablate, parts, without
+from trainwreck.curation.known import (
+    Known,
+    folder_case,
+    record_cases,
+    script_cases,
+    suite_cases,
+)
+from trainwreck.pipeline import diagnose
+
+ROOT = Path(__file__).parents[2]
+FIRST_SIGHT = ROOT / "benchmarks" / "first_sight"
+FIXTURES = Path(__file__).parent / "fixtures"
+FROZEN = "frozen_no_param_count"
+
+
+@cache
+def _known() -> dict[str, Known]:
+    cases = suite_cases(ROOT / "tests" / "cases") + record_cases(FIRST_SIGHT)
+    return {case.name: case for case in cases + script_cases(cases)}
+
+
+def _decides(part: str, case: Known) -> None:
+    moved = ablate(case, part)
+    assert moved.with_it == case.expected
+    assert moved.without_it != case.expected
+
+
+def test_cuda_oom_tells_a_fragmented_cache_from_another_process() -> None:
+    """pytorch-oom-fragmentation-35901: reserved-but-unallocated memory is the cause;
+    without the OOM arithmetic the top answer blames another process."""
+    _decides("cuda_oom", _known()["pytorch-oom-fragmentation-35901"])
+
+
+def test_cuda_oom_sees_an_8x22b_model_does_not_fit_one_a100() -> None:
+    """vllm-wizardlm-8x22b-single-a100-oom-4408 (first-sight batch-2)."""
+    _decides("cuda_oom", _known()["vllm-wizardlm-8x22b-single-a100-oom-4408"])
+
+
+def test_memory_budget_shows_llama_7b_fsdp_exceeds_a_v100() -> None:
+    """alpaca-llama7b-fsdp-v100-223: over capacity, not fragmentation."""
+    _decides("memory_budget", _known()["alpaca-llama7b-fsdp-v100-223"])
+
+
+def test_nccl_keeps_a_slow_rank_watchdog_timeout_over_a_rank_zero_branch() -> None:
+    """lm-eval-multigpu-generate-nccl-timeout-1404 (batch-2; its record names no page): one
+    rank's generation outlasted the 30-minute timeout; the fix raised it. Without the
+    timeout finding the top answer is a collective inside a rank-0 branch."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-2" / "lm-eval-multigpu-generate-nccl-timeout-1404",
+        "nccl-watchdog-timeout",
+    )
+    _decides("nccl", case)
+
+
+def test_loss_reads_the_spikes_of_adam_beta2_from_the_loss_curve() -> None:
+    """repro-divergence-adam-beta2-spike: without it, the bare curve finding leads."""
+    _decides("loss", _known()["repro-divergence-adam-beta2-spike"])
+
+
+def test_loss_names_adam_eps_underflow_over_a_bf16_model_in_fp16() -> None:
+    """repro-nan-adam-eps-fp16."""
+    _decides("loss", _known()["repro-nan-adam-eps-fp16"])
+
+
+def test_index_range_reads_a_negative_label_as_an_index_error_not_bad_data() -> None:
+    """happytransformer-negative-label-target-out-of-bounds-248 (batch-3)."""
+    _decides("index_range", _known()["happytransformer-negative-label-target-out-of-bounds-248"])
+
+
+def test_loss_constants_names_a_frozen_model_from_its_loss_at_ln_3() -> None:
+    """fixtures/frozen_no_param_count.py, run on the CPU: every parameter frozen and the
+    error silenced, no parameter count printed; without the chance-level finding the
+    tool has no hypothesis at all."""
+    log = FIXTURES / f"{FROZEN}.log"
+    case = Known(FROZEN, "no-trainable-parameters", partial(diagnose, [str(log)]))
+    _decides("loss_constants", case)
+
+
+def test_the_frozen_model_log_is_what_its_script_prints() -> None:
+    pytest.importorskip("torch")
+    captured = (FIXTURES / f"{FROZEN}.log").read_text(encoding="utf-8")
+    assert run_script(f"{FROZEN}.py", fails=False) == captured
+
+
+def test_loss_scale_sees_a_loss_above_the_uniform_guess_under_accumulation() -> None:
+    """unsloth-gemma4-ga-high-loss-4982 (batch-2): the model skips the loss normalisation."""
+    _decides("loss_scale", _known()["unsloth-gemma4-ga-high-loss-4982"])
+
+
+def test_version_change_names_the_deepspeed_upgrade_behind_a_slow_cpu_adam() -> None:
+    """deepspeed-cpuadam-slow-after-upgrade-1697: without it, a CPU half-precision page."""
+    _decides("version_change", _known()["deepspeed-cpuadam-slow-after-upgrade-1697"])
+
+
+def test_version_change_names_the_transformers_4_38_regression_behind_an_oom() -> None:
+    """transformers-438-llama-causal-mask-buffer-oom-29484 (batch-3): not plain capacity."""
+    _decides("version_change", _known()["transformers-438-llama-causal-mask-buffer-oom-29484"])
+
+
+def test_api_drift_names_an_argument_the_installed_vllm_lacks() -> None:
+    """trl-vllm-serve-engineargs-worker-extension-cls-3304 (a bundled record's excerpt)."""
+    _decides("api_drift", _known()["trl-vllm-serve-engineargs-worker-extension-cls-3304"])
+
+
+def test_fsdp_wrap_names_the_layer_class_the_model_does_not_have() -> None:
+    """accelerate-fsdp-wrap-cls-xlmroberta-66 (batch-1): BertLayer in an XLM-RoBERTa model."""
+    _decides("fsdp_wrap", _known()["accelerate-fsdp-wrap-cls-xlmroberta-66"])
+
+
+def test_the_code_detectors_turn_host_ram_into_a_loss_kept_with_its_graph() -> None:
+    """repro-torch-val-loss-accumulated-graph-oom (batch-1), all detectors left out at once."""
+    _decides("code", _known()["repro-torch-val-loss-accumulated-graph-oom"])
+
+
+def test_loss_accumulated_live_names_the_validation_loss_kept_with_its_graph() -> None:
+    """repro-torch-val-loss-accumulated-graph-oom: `val_loss += loss` in its script."""
+    _decides("code.loss_accumulated_live", _known()["repro-torch-val-loss-accumulated-graph-oom"])
+
+
+def test_zero_grad_missing_turns_a_high_learning_rate_into_the_missing_zero_grad() -> None:
+    """repro-torch-missing-zero-grad-divergence with its repro.py (batch-1)."""
+    case = _known()["repro-torch-missing-zero-grad-divergence+repro.py"]
+    _decides("code.zero_grad_missing", case)
+
+
+def test_eval_without_no_grad_names_a_vae_forward_outside_no_grad() -> None:
+    """diffusers-vae-tiling-oom-no-grad-9648 (batch-1; its record names no page): the
+    maintainer's fix wraps vae(...) in torch.no_grad(); without it, an fp16 VAE page."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-1" / "diffusers-vae-tiling-oom-no-grad-9648",
+        "inference-without-no-grad",
+    )
+    _decides("code.eval_without_no_grad", case)
+
+
+def test_log_without_eps_names_the_custom_bce_log_of_zero() -> None:
+    """repro-torch-manual-bce-log-zero-nan with its repro.py (batch-1; no page in its record)."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-1" / "repro-torch-manual-bce-log-zero-nan",
+        "custom-loss-log-of-zero",
+        with_scripts=True,
+    )
+    _decides("code.log_without_eps", case)
+
+
+def test_standardize_by_zero_std_names_the_constant_column_behind_nan() -> None:
+    """repro-pytorch-standardize-constant-column-nan (batch-2; no page in its record)."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-2" / "repro-pytorch-standardize-constant-column-nan",
+        "standardize-zero-std-feature",
+    )
+    _decides("code.standardize_by_zero_std", case)
+
+
+def test_optimizer_stale_model_names_the_optimizer_left_on_the_old_model() -> None:
+    """repro-pytorch-optimizer-stale-params-after-reload with its repro.py (batch-2; no page
+    in its record): without it, a learning rate decayed to zero."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-2" / "repro-pytorch-optimizer-stale-params-after-reload",
+        "optimizer-holds-replaced-model-params",
+        with_scripts=True,
+    )
+    _decides("code.optimizer_stale_model", case)
+
+
+def test_leaving_a_part_out_restores_both_registries_afterwards() -> None:
+    analyzers_before, detectors_before = analyzers.ANALYZERS, code.DETECTORS
+    with without("code.zero_grad_missing"):
+        assert len(code.DETECTORS) == len(detectors_before) - 1
+        assert analyzers_before == analyzers.ANALYZERS
+    with without("shapes"):
+        assert len(analyzers.ANALYZERS) == len(analyzers_before) - 1
+    assert detectors_before == code.DETECTORS
+    assert analyzers_before == analyzers.ANALYZERS
+
+
+def test_every_analyzer_and_detector_can_be_left_out_by_name() -> None:
+    assert len(parts()) == len(set(parts())) >= 30
+    with pytest.raises(KeyError), without("no-such-analyzer"):
+        pass
