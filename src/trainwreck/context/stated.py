@@ -104,7 +104,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "dependency_conflict",
         re.compile(
-            r"importerror|modulenotfound\w*|cannot import|can'?t import|no module named|"
+            r"importerror|modulenotfound\w*|cannot import|can'?t import|failed to import|"
+            r"no module named|"
             r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
             r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
             r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
