@@ -25,6 +25,8 @@ BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-5"
         ),
         # an 8-GPU MMDetection config on one GPU, losses in the billions: judged wrong (NaN pages)
         ("mmdetection-garpn-1gpu-lr-not-scaled-4383", "lr-not-scaled-to-gpu-count"),
+        # only wandb's upload counter after the last epoch: judged family (DDP/DataLoader pages)
+        ("wandb-upload-stall-end-of-epoch-hang-2", "wandb-sync-stalls-at-finish"),
     ],
 )
 def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
