@@ -32,6 +32,8 @@ BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-5"
             "pytorch-distributed-rank-not-set-no-launcher-52",
             "distributed-env-vars-missing-no-launcher",
         ),
+        # ESPnet's cudnn_deterministic default, timed on and off: judged family (other slow pages)
+        ("espnet-cudnn-deterministic-default-slow-3041", "deterministic-mode-slow-kernels"),
     ],
 )
 def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
