@@ -21,6 +21,18 @@ from trainwreck.model import Category, ExceptionRecord, StatedClass
 # class at all (they accompany every class), so such a description leaves the class to the log.
 _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
+        "oom",
+        re.compile(
+            # "memory creeps up until it overflows" is an OOM, not a numeric overflow
+            r"memory\b[^.;]{0,60}?\boverflow\w*|out of memory|\boom\b|oom[- ]?kill\w*|"
+            r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
+            r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
+            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
+            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
+            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
+        ),
+    ),
+    (
         "nan_inf",
         # "memory overflow" is a user's word for an OOM, not a numeric overflow
         re.compile(
@@ -41,16 +53,6 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"no learning|loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
             r"\bspikes?\b"
-        ),
-    ),
-    (
-        "oom",
-        re.compile(
-            r"out of memory|\boom\b|oom[- ]?kill\w*|memory (?:\w+ )?(?:grows|growing|increas\w*|"
-            r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
-            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
-            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
-            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
     ),
     # A metric "stuck at 25%" is a wrong result, not a hang: read before "stuck" means hang.
