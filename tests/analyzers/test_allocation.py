@@ -86,3 +86,23 @@ def test_one_ranks_shard_of_fp32_weights(tmp_path: Path) -> None:
 
 def test_no_stated_size_no_finding(tmp_path: Path) -> None:
     assert found(logged(tmp_path, CUDA_OOM.format(size="23.84 GiB")), "alloc.") == {}
+
+
+@pytest.mark.parametrize(
+    ("shape", "names_the_matrix"),
+    [
+        ("(122994, 122994)", True),  # idstcv/SoftTriple#13: the n x n similarity matrix
+        ("(122994, 122993)", False),  # not square: some other large array
+    ],
+)
+def test_numpy_names_the_matrix_page_only_for_a_square_shape(
+    tmp_path: Path, shape: str, names_the_matrix: bool
+) -> None:
+    """NumPy prints the shape it could not allocate; only a square one is an n x n matrix."""
+    error = (
+        f"MemoryError: Unable to allocate 113. GiB for an array with shape {shape} "
+        "and data type float64\n"
+    )
+    ranked = [h.id for h in logged(tmp_path, error).hypotheses]
+    assert (ranked[:1] == ["pairwise-matrix-materialized-oom"]) is names_the_matrix
+    assert ("pairwise-matrix-materialized-oom" in ranked) is names_the_matrix

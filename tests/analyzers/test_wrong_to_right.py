@@ -32,6 +32,8 @@ ROOT = Path(__file__).parents[2]
 FIRST_SIGHT = ROOT / "benchmarks" / "first_sight"
 FIXTURES = Path(__file__).parent / "fixtures"
 FROZEN = "frozen_no_param_count"
+SIMILARITY = "similarity_matrix_oom"
+LONG_INPUT = "long_input_position_table"
 
 
 @cache
@@ -101,6 +103,41 @@ def test_the_frozen_model_log_is_what_its_script_prints() -> None:
     pytest.importorskip("torch")
     captured = (FIXTURES / f"{FROZEN}.log").read_text(encoding="utf-8")
     assert run_script(f"{FROZEN}.py", fails=False) == captured
+
+
+def _fixture_case(name: str, expected: str) -> Known:
+    """A fixture script's captured log, diagnosed alone."""
+    return Known(name, expected, partial(diagnose, [str(FIXTURES / f"{name}.log")]))
+
+
+def _last_line(text: str) -> str:
+    return text.rstrip().splitlines()[-1]
+
+
+def test_allocation_names_the_full_distance_matrix_behind_a_cpu_oom() -> None:
+    """fixtures/similarity_matrix_oom.py, run on the CPU: torch.cdist over 100,000 embeddings
+    asks for 100,000² x 4 B; without the factoring the top answer is plain host-RAM exhaustion."""
+    _decides("allocation", _fixture_case(SIMILARITY, "pairwise-matrix-materialized-oom"))
+
+
+def test_the_similarity_matrix_log_is_what_its_script_prints() -> None:
+    pytest.importorskip("torch")
+    captured = (FIXTURES / f"{SIMILARITY}.log").read_text(encoding="utf-8")
+    assert _last_line(run_script(f"{SIMILARITY}.py")) == _last_line(captured)
+
+
+def test_shapes_reads_a_broadcast_error_as_an_input_past_the_position_table() -> None:
+    """fixtures/long_input_position_table.py, run on the CPU: a 600-token input to DistilBERT
+    (512 positions) fails adding position embeddings; without the shape finding the tool has
+    only an ungrounded guess from the exception."""
+    case = _fixture_case(LONG_INPUT, "input-exceeds-model-max-length")
+    _decides("shapes", case)
+
+
+def test_the_long_input_log_is_what_its_script_prints() -> None:
+    pytest.importorskip("transformers")
+    captured = (FIXTURES / f"{LONG_INPUT}.log").read_text(encoding="utf-8")
+    assert _last_line(run_script(f"{LONG_INPUT}.py")) == _last_line(captured)
 
 
 def test_loss_scale_sees_a_loss_above_the_uniform_guess_under_accumulation() -> None:
