@@ -34,6 +34,7 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"\b(?:evaluation|eval|save|logging)_strategy\b|\bsave_total_limit\b|"
         r"\bfsdp_transformer_layer_cls_to_wrap\b|"
         r"\bfinetuning_type\b|"  # LLaMA-Factory's own key: it trains through the HF Trainer
+        r"\bUnsloth\b|"  # Unsloth patches transformers models and trains through TRL/the HF Trainer
         # transformers' dependency check (utils/versions.py) refusing a pinned package
         r"is required for a normal functioning of this module"
     ),
@@ -135,7 +136,7 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
 NOT_TORCH = frozenset({"jax"})
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
-    r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers",
+    r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth",
 )
 
 
