@@ -116,3 +116,11 @@ def test_a_trainer_without_labels_is_grounded_in_a_confirmed_failure(tmp_path: P
     assert top.grounded and diagnosis.grounding != "ungrounded"
     assert "labels" in top.root_cause
     assert _top_quotes(diagnosis, NO_LOSS_MESSAGE)
+
+
+def test_a_gloo_hang_asks_for_cpu_evidence_not_nccl(gloo_log: Path) -> None:
+    """Left open by the issue-18 trace: the undecided requests of a gloo run on the CPU named
+    nvidia-smi and NCCL's flight recorder, which have nothing to report there."""
+    hows = " ".join(request.how for request in diagnose([str(gloo_log)]).next_evidence)
+    assert hows and "NCCL" not in hows and "nvidia-smi" not in hows
+    assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in hows

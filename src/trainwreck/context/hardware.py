@@ -18,7 +18,10 @@ _HARDWARE_WORDS: tuple[tuple[Hardware, re.Pattern[str]], ...] = (
     (
         "cuda",
         re.compile(
-            r"\bcuda\b|nvidia|\b(?:[AHLBV]\d{2,3}|RTX ?\d{4}|GTX ?\d{3,4}|T4|A10G?|L40S?)\b|nccl",
+            r"\bcuda\b|nvidia|\b(?:[AHLBV]\d{2,3}|RTX ?\d{4}|GTX ?\d{3,4}|T4|A10G?|L40S?)\b|nccl|"
+            # torch's OutOfMemoryError is the CUDA caching allocator's (the host one raises
+            # RuntimeError "DefaultCPUAllocator: can't allocate memory")
+            r"\bOutOfMemoryError\b",
             re.I,
         ),
     ),

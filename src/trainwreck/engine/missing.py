@@ -82,7 +82,27 @@ REQUESTS: dict[Category, tuple[tuple[str, str], ...]] = {
         ("the installed versions", "python -m torch.utils.collect_env"),
     ),
 }
+# A hang in a run that shows no GPU (a gloo or CPU job): the same questions, asked with tools
+# that work anywhere; NCCL's flight recorder and nvidia-smi have nothing to report there. (An
+# OOM with no GPU shown keeps the CUDA requests: vLLM and notebook tracebacks often hide it.)
+WITHOUT_GPU: dict[Category, tuple[tuple[str, str], ...]] = {
+    "hang": (
+        (
+            "the stack of every rank while it hangs",
+            "py-spy dump --pid <PID> for each rank's process (ps -ef | grep <your script>)",
+        ),
+        (
+            "the collectives each rank issued, checked across ranks",
+            "rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL",
+        ),
+    ),
+}
+GPU_WORDS = frozenset({"cuda", "nccl"})
 MAX_QUESTIONS = 2
+
+
+def _shows_gpu(context: RunContext) -> bool:
+    return context.hardware in ("cuda", "rocm") or bool(GPU_WORDS & set(context.frameworks))
 
 
 def next_evidence(
@@ -94,9 +114,11 @@ def next_evidence(
     if category is None and leading:
         category = leading[0].category
     ids = tuple(h.id for h in leading)
+    chosen = category or "crash"
+    table = REQUESTS if _shows_gpu(context) or chosen not in WITHOUT_GPU else WITHOUT_GPU
     requests = tuple(
         EvidenceRequest(what=what, how=how, separates=ids)
-        for what, how in REQUESTS.get(category or "crash", REQUESTS["crash"])
+        for what, how in table.get(chosen, REQUESTS["crash"])
     )
     questions = tuple(
         f"{h.title}? {h.discriminator}" for h in leading[:MAX_QUESTIONS] if h.discriminator
