@@ -89,7 +89,7 @@ WITHOUT_GPU: dict[Category, tuple[tuple[str, str], ...]] = {
     "hang": (
         (
             "the stack of every rank while it hangs",
-            "py-spy dump --pid <PID> for each rank's process (ps -ef | grep <your script>)",
+            "py-spy dump --pid on each rank's process id (ps -ef lists the training processes)",
         ),
         (
             "the collectives each rank issued, checked across ranks",
