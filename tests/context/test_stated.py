@@ -80,6 +80,26 @@ def test_batch_5_descriptions_state_their_class(case: str, category: str | None)
 
 
 @pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # batch-6 descriptions the reader got wrong when the batch was measured at 559cae3
+        ("nanochat-sft-bestfit-packing-dropped-loss-mask-582", "wrong_output"),  # "throughput
+        # look normal" is not a slow run
+        ("jax-xla-triton-fusion-miscompile-sm120-wrong-results-39486", "wrong_output"),  # "no NaN"
+        (
+            "pytorch-lambdalr-warmup-uncapped-lr-divergence-repro",
+            "divergence",
+        ),  # "slowly creeps up"
+        ("faster-whisper-ctranslate2-needs-cudnn8-system-cudnn9-885", "dependency_conflict"),
+        ("pytorch-knn-eval-cdist-full-matrix-host-oom-repro", "oom"),  # "can't allocate memory"
+    ],
+)
+def test_batch_6_descriptions_state_their_class(case: str, category: str) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-6"))
+    assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         ("fails with ValueError: Target modules ['q_proj'] not found", "crash"),

@@ -25,6 +25,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             # "memory creeps up until it overflows" is an OOM, not a numeric overflow
             r"memory\b[^.;]{0,60}?\boverflow\w*|out of memory|\boom\b|oom[- ]?kill\w*|"
+            r"(?:can'?t|cannot|failed to|unable to) allocate|"
             r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
             r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
@@ -45,6 +46,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
             r"increas\w*|goes up|going up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
+            r"creep\w* up|climb\w*|ris(?:es|ing)|"
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
             r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
@@ -76,7 +78,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "slow_throughput",
         re.compile(
-            r"\bslow\w*|throughput|tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
+            # "the loss slowly creeps up" describes a curve, not a slow run
+            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|throughput|"
+            r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
@@ -111,7 +115,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
             r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
             r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
-            r"not compiled with|dependenc\w*"
+            r"not compiled with|dependenc\w*|could not load (?:dynamic )?library|"
+            r"cannot open shared object"
         ),
     ),
     (
@@ -160,6 +165,15 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 _QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?[^\n.]{0,160}")
 
 
+# What the user says is NOT the problem states no class: "no crash or NaN", "train loss and
+# throughput look normal". Masked before the rules are read.
+_DENIED = re.compile(
+    r"\b(?:no|without) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?"
+    r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
+    r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b"
+)
+
+
 def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """The class the user's description states, or None when it states none.
 
@@ -168,7 +182,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """
     if not symptoms:
         return None
-    text = " ".join(symptoms.lower().split())
+    text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
     found: list[tuple[Category, tuple[str, ...]]] = []
     for category, rule in _SYMPTOM_RULES:
         words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(text)))
