@@ -2,9 +2,10 @@
 
 Two gates, both measured on first-sight cases where they decided most wrong
 top answers:
-- framework: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn, ... is
-  demoted when the evidence never shows that framework, unless a signature specific to it
-  matched (then the log itself is the evidence the framework was there);
+- framework and hardware: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn, ...
+  is demoted when the evidence never shows that framework, and a page about Apple MPS or
+  a TPU when the run shows other hardware, unless a signature specific to it matched
+  (then the log itself is the evidence the framework or device was there);
 - stated class: a page outside the failure class the user's words state is
   demoted, less so for a class that often travels with it (a NaN and a loss
   spike, or the three kinds of error a traceback can end in), and less when a
@@ -71,6 +72,17 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     return ()
 
 
+def other_hardware(pattern: Pattern, context: RunContext) -> bool:
+    """Whether the run shows hardware the page is not about (an MPS page in a CUDA run);
+    a run that names no hardware is held to nothing."""
+    return bool(pattern.hardware) and context.hardware not in (None, *pattern.hardware)
+
+
+def fits(pattern: Pattern, context: RunContext) -> bool:
+    """Whether the run shows what the page needs: one of its frameworks, its hardware."""
+    return not missing_frameworks(pattern, context) and not other_hardware(pattern, context)
+
+
 def related(first: Category, second: Category) -> bool:
     return first == second or any({first, second} <= group for group in RELATED_CLASSES)
 
@@ -85,6 +97,9 @@ def gate_factor(
     if missing and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"the evidence never shows {', '.join(missing)}")
+    if other_hardware(pattern, context) and not specific:
+        factor *= FRAMEWORK_ABSENT_FACTOR
+        notes.append(f"the run shows {context.hardware}, not {', '.join(pattern.hardware)}")
     if pattern.any_class:
         return factor, notes
     stated = context.stated

@@ -7,7 +7,7 @@ evidence of its own or the top one's failure class (issue 18, "Noise").
 from __future__ import annotations
 
 from trainwreck.context.frameworks import with_foundations
-from trainwreck.engine.gate import missing_frameworks, related
+from trainwreck.engine.gate import fits, related
 from trainwreck.engine.rank import Candidate
 from trainwreck.engine.recall import case_hypothesis
 from trainwreck.fixes.named import named
@@ -30,16 +30,17 @@ def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> lis
     """The top candidate and the alternatives worth showing beside it.
 
     A page for a framework the run never shows (a JAX barrier in a DeepSpeed run, a
-    vLLM pin for a JAX plugin) is no answer while another page fits, unless its own
-    message matched (issue 18); alone, it stays the (demoted) best guess.
+    vLLM pin for a JAX plugin) or for other hardware (an MPS page in a CUDA run) is no
+    answer while another page fits, unless its own message matched (issue 18); alone,
+    it stays the (demoted) best guess.
     An alternative has log evidence of its own or shares the top one's failure
     class or the class the user states; a symptom-only or context-only page of
     another class is noise, not an alternative. With nothing read but the user's
     words (`words_only`), the top's class is as much a guess as the rest, so the
     next guesses stay.
     """
-    fits = [c for c in ranked if c.specific or not missing_frameworks(c.pattern, context)]
-    fitting = fits or ranked[:1]  # nothing fits: the gate's demotion has said what it can
+    # nothing fits: the gate's demotion has said what it can
+    fitting = [c for c in ranked if c.specific or fits(c.pattern, context)] or ranked[:1]
     if not fitting or words_only:
         return fitting[:MAX_HYPOTHESES]
     classes = alternative_classes(category_of(fitting[0].pattern, context), context)

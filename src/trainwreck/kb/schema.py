@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from trainwreck.model import Category, Scalar
+from trainwreck.model import Category, Hardware, Scalar
 
 Cost = Literal["seconds", "minutes", "hours", "run"]
 COST_ORDER: dict[str, int] = {"seconds": 0, "minutes": 1, "hours": 2, "run": 3}
@@ -197,6 +197,9 @@ class Pattern(Strict):
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.
     requires: tuple[Framework, ...] = ()
+    # The hardware the page is about (any one of them): an Apple-MPS or TPU page does not
+    # rank in a run that shows CUDA, unless its own message matched.
+    hardware: tuple[Hardware, ...] = ()
     signatures: tuple[Signature, ...] = Field(min_length=1)
     excludes: tuple[str, ...] = ()
     # Analyzer findings that contradict the page's mechanism (a NaN before any optimizer
