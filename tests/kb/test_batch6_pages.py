@@ -1,0 +1,29 @@
+"""Pages written for mechanisms first-sight batch-6 missed (judged at 559cae3).
+
+The cases are benchmarks/first_sight/batch-6 folders, development data since the batch was judged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trainwreck.curation.cases import diagnose_folder
+
+BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-6"
+
+
+@pytest.mark.parametrize(
+    ("case", "page"),
+    [
+        # "got `LightningModule`": a Trainer from lightning.pytorch, a model on
+        # pytorch_lightning; judged wrong (a transformers compute_loss page led)
+        (
+            "lightning-mixed-lightning-pytorch-lightning-imports-19252",
+            "lightning-mixed-package-imports",
+        ),
+    ],
+)
+def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
+    assert diagnose_folder(BATCH / case).hypotheses[0].id == page
