@@ -17,8 +17,9 @@ from trainwreck.evidence.collect import collect
 from trainwreck.model import Diagnosis
 from trainwreck.pipeline import diagnose
 
-GLOO_TIMEOUT_MESSAGE = "Timed out waiting 2000ms for recv operation to complete"
-# Rank 1 sleeps past the group's 2 s timeout instead of joining rank 0's all_reduce.
+GLOO_TIMEOUT_MESSAGE = "Timed out waiting 10000ms for recv operation to complete"
+# Rank 1 sleeps past the group's 10 s timeout instead of joining rank 0's all_reduce. (With a
+# 2 s timeout a loaded CI machine could time out the rendezvous itself, another failure.)
 GLOO_SKIPPED_COLLECTIVE = """
 import datetime, os, time
 import torch
@@ -28,12 +29,12 @@ import torch.multiprocessing as mp
 def worker(rank, world_size, port):
     os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", str(port)
     dist.init_process_group(
-        "gloo", rank=rank, world_size=world_size, timeout=datetime.timedelta(seconds=2)
+        "gloo", rank=rank, world_size=world_size, timeout=datetime.timedelta(seconds=10)
     )
     if rank == 0:
         dist.all_reduce(torch.ones(4))
     else:
-        time.sleep(4)
+        time.sleep(15)
     dist.destroy_process_group()
 
 if __name__ == "__main__":
