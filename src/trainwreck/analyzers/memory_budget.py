@@ -9,21 +9,15 @@ changes would fit, each recomputed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from trainwreck.analyzers.cuda_oom import oom_capacity
 from trainwreck.analyzers.sizes import model_config
 from trainwreck.errors import TrainwreckError
-from trainwreck.memory.architectures import shape_of
+from trainwreck.memory.architectures import Shape, shape_of
 from trainwreck.memory.budget import GIB, Training, gib, total_of, training_budget, with_changes
-from trainwreck.memory.fit import MARGIN, fit_search
+from trainwreck.memory.config import ModelConfig
+from trainwreck.memory.fit import MARGIN, Candidate, fit_search
 from trainwreck.model import Evidence, Finding, Scalar
-
-if TYPE_CHECKING:  # the memory package loads only when an OOM needs it
-    from trainwreck.memory.architectures import Shape
-    from trainwreck.memory.budget import Training
-    from trainwreck.memory.config import ModelConfig
-    from trainwreck.memory.fit import Candidate
 
 _TRUE = {True, "true", "True", "1"}
 

@@ -33,18 +33,23 @@ def _plain_steps(tree: Tree, optimizer: str) -> list[ast.Call]:
     return [call for call in tree.methods("step") if not call.args and receiver(call) == optimizer]
 
 
-def _under(node: ast.AST, statements: list[ast.stmt]) -> bool:
-    return any(node in set(ast.walk(statement)) for statement in statements)
+def _branch(lineage: set[ast.AST], node: ast.If) -> str | None:
+    """Which branch of `node` holds the call whose lineage (itself and its ancestors) is given."""
+    if any(statement in lineage for statement in node.body):
+        return "body"
+    if any(statement in lineage for statement in node.orelse):
+        return "orelse"
+    return None
 
 
 def _exclusive(tree: Tree, first: ast.AST, second: ast.AST) -> bool:
     """Whether the two calls sit in different branches of one `if` (never both run)."""
+    first_line = {first, *tree.ancestors(first)}
+    second_line = {second, *tree.ancestors(second)}
     for node in tree.ancestors(first):
         if isinstance(node, ast.If):
-            first_in_body = _under(first, node.body)
-            if (first_in_body and _under(second, node.orelse)) or (
-                not first_in_body and _under(second, node.body)
-            ):
+            mine, theirs = _branch(first_line, node), _branch(second_line, node)
+            if mine is not None and theirs is not None and mine != theirs:
                 return True
     return False
 
