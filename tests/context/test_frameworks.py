@@ -127,3 +127,14 @@ def test_without_torch_needs_another_stack_and_no_torch() -> None:
     assert without_torch({"jax": "x"})
     assert not without_torch({"jax": "x", "pytorch": "y"})
     assert not without_torch({})  # nothing seen: torch may well be there
+
+
+def test_lm_eval_with_the_hf_model_type_is_a_transformers_run() -> None:
+    """lm-evaluation-harness#2990 (batch-6): `lm_eval --model hf` loads Qwen3 through
+    transformers; without it a transformers page title read as foreign to the run."""
+    folder = (
+        Path(__file__).parent.parent.parent
+        / "benchmarks/first_sight/batch-6/lm-eval-mbpp-apply-chat-template-pass-at-1-zero-2990"
+    )
+    context = build(collect([str(folder / "train.log")]))
+    assert "transformers" in context.frameworks

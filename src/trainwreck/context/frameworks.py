@@ -35,6 +35,7 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"\bfsdp_transformer_layer_cls_to_wrap\b|"
         r"\bfinetuning_type\b|"  # LLaMA-Factory's own key: it trains through the HF Trainer
         r"\bUnsloth\b|"  # Unsloth patches transformers models and trains through TRL/the HF Trainer
+        r"--model[ =]hf\b|"  # lm-evaluation-harness's `hf` model type loads through transformers
         # transformers' dependency check (utils/versions.py) refusing a pinned package
         r"is required for a normal functioning of this module"
     ),
