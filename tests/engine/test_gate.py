@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from trainwreck.curation.cases import diagnose_folder
 from trainwreck.engine.gate import (
     FRAMEWORK_ABSENT_FACTOR,
     OFF_CLASS_FACTOR,
@@ -16,6 +19,7 @@ from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import RunContext, SourceRef, StatedClass
 
 REF = SourceRef(source="train.log", line=1, text="x")
+BATCH_6 = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-6"
 
 
 def _page(page_id: str) -> Pattern:
@@ -47,6 +51,17 @@ def test_a_torch_page_does_not_apply_to_a_jax_only_run() -> None:
     jax_run = RunContext(frameworks={"jax": "train.log:1"})
     factor, notes = gate_factor(page, _match(page, 0.5), jax_run)
     assert factor == FRAMEWORK_ABSENT_FACTOR and "pytorch" in notes[0]
+
+
+def test_a_plain_python_page_applies_to_a_jax_only_run() -> None:
+    """flax#3239 (batch-6, judged wrong at e5dd01d): flax 0.7.0 calls a jax.tree_util function
+    the installed jax 0.3.25 lacks; the removed-API page names only Python, yet was demoted as
+    a torch page and an unmatched JAX tracer page took the top."""
+    page = _page("api-missing-in-installed-release")
+    jax_run = RunContext(frameworks={"jax": "installed: jax 0.3.25"})
+    assert gate_factor(page, _match(page, 0.4), jax_run) == (1.0, [])
+    folder = BATCH_6 / "flax-070-colab-tpu-old-jax-0325-pytree-keys-3239"
+    assert diagnose_folder(folder).hypotheses[0].id == "api-missing-in-installed-release"
 
 
 def test_a_page_outside_the_stated_class_needs_a_specific_signature() -> None:

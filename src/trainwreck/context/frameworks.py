@@ -135,6 +135,12 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
 
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen.
 NOT_TORCH = frozenset({"jax"})
+# What a page names when it is about the torch stack: torch and what runs on it. A page
+# naming none of these (plain Python: an API removed in a release, a Python version
+# refused) applies to a JAX run as much as to a torch one.
+TORCH_STACK = frozenset(
+    {"pytorch", *(name for name, bases in FOUNDATIONS.items() if "pytorch" in bases)}
+)
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
     r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth",

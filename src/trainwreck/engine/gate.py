@@ -17,7 +17,7 @@ top answers:
 
 from __future__ import annotations
 
-from trainwreck.context.frameworks import NOT_TORCH, with_foundations, without_torch
+from trainwreck.context.frameworks import NOT_TORCH, TORCH_STACK, with_foundations, without_torch
 from trainwreck.engine.match import Match
 from trainwreck.kb.schema import Pattern
 from trainwreck.model import Category, RunContext
@@ -61,13 +61,14 @@ def specific_hit(match: Match | None, *, code: bool = True) -> bool:
 def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]:
     """What the page needs that the run does not show; () when it fits.
 
-    A page lists what it `requires` (any one); a torch page does not apply to a
-    run that shows only JAX.
+    A page lists what it `requires` (any one); a page about the torch stack does
+    not apply to a run that shows only JAX, while a plain-Python page does.
     """
     seen = with_foundations(context.frameworks)  # a TRL run runs transformers too
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
-    if without_torch(seen) and not set(pattern.frameworks) & NOT_TORCH:
+    named = set(pattern.frameworks)
+    if without_torch(seen) and named & TORCH_STACK and not named & NOT_TORCH:
         return ("pytorch",)
     return ()
 
