@@ -92,6 +92,8 @@ def test_batch_5_descriptions_state_their_class(case: str, category: str | None)
         ),  # "slowly creeps up"
         ("faster-whisper-ctranslate2-needs-cudnn8-system-cudnn9-885", "dependency_conflict"),
         ("pytorch-knn-eval-cdist-full-matrix-host-oom-repro", "oom"),  # "can't allocate memory"
+        # "the training time of each iteration keeps increasing" (stated nothing at e5dd01d)
+        ("wandb-watch-log-all-histograms-slowdown-3701", "slow_throughput"),
     ],
 )
 def test_batch_6_descriptions_state_their_class(case: str, category: str) -> None:
