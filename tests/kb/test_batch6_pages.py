@@ -28,6 +28,8 @@ BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-6"
             "llamafactory-kaggle-cwd-undefined-dataset-mllm-demo-7703",
             "llamafactory-dataset-info-not-found",
         ),
+        # NaN in all results on a GTX 1660 SUPER with AMP: judged wrong (the double-step page led)
+        ("ultralytics-gtx1660-amp-check-passes-nan-5294", "turing-gtx16-fp16-nan"),
     ],
 )
 def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
