@@ -1,0 +1,1 @@
+model = model.merge_and_unload()

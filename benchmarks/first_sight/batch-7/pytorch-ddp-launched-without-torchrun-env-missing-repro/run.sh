@@ -1,0 +1,2 @@
+#!/bin/bash
+timeout 60 python repro.py

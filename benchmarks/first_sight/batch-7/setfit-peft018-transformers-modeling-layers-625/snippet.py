@@ -1,0 +1,1 @@
+from setfit import SetFitModel
