@@ -18,6 +18,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from helpers import misquoted
+from trainwreck.analyzers import FINDING_IDS
 from trainwreck.curation.cases import Case, diagnose_case, find_cases
 from trainwreck.model import Diagnosis
 from trainwreck.report import render
@@ -89,6 +90,12 @@ def test_case_golden_renders(case: Case, update_golden: bool) -> None:
         assert rendered == golden.read_text(encoding="utf-8"), (
             f"{name} changed: review and --update-golden"
         )
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.name)
+def test_case_findings_are_declared_by_their_analyzers(case: Case) -> None:
+    """Each finding id the case's analyzers emit is in the registry `kb lint` checks pages by."""
+    assert sorted({f.id for f in diagnosed(case).findings} - FINDING_IDS) == []
 
 
 REPRODUCED = [case for case in CASES if (case.path / "repro.py").is_file()]

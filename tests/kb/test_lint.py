@@ -68,6 +68,19 @@ def test_fires_that_do_not_fire_and_quiet_that_fire(tmp_path: Path) -> None:
     assert any("quiet example" in p for p in problems)
 
 
+def test_a_finding_id_no_analyzer_declares_is_reported(tmp_path: Path) -> None:
+    """A typo in a `finding:` signature (or `when`/`ruled_out_by`) would never fire."""
+    signatures = [*GOOD["signatures"], {"finding": "cuda.oom.fragmentaton"}]
+    fixes = [{**GOOD["fixes"][0], "when": ["loss.non_finit"]}]
+    problems = _lint_one(
+        tmp_path, signatures=signatures, fixes=fixes, ruled_out_by=["nccl.timeout"]
+    )
+    assert problems == [
+        "example-pattern: finding names a finding no analyzer emits: 'cuda.oom.fragmentaton'",
+        "example-pattern: when names a finding no analyzer emits: 'loss.non_finit'",
+    ]
+
+
 def test_recommending_the_default_is_not_a_fix(tmp_path: Path) -> None:
     fixes = [{"action": "a", "changes": [{"path": "env.X", "after": "0", "default": "0"}]}]
     assert any("recommends the default" in p for p in _lint_one(tmp_path, fixes=fixes))

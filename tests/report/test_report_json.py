@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,9 @@ from report_fixtures import empty_diagnosis, oom_diagnosis, ungrounded_diagnosis
 
 from trainwreck.model import Diagnosis
 from trainwreck.report import to_json
+from trainwreck.report.contract import SCHEMA_PATH, schema_text
+
+CASES_DIR = Path(__file__).parents[1] / "cases"
 
 CONTRACT_KEYS = [
     "schema_version",
@@ -60,6 +64,60 @@ def test_schema_rejects_values_outside_the_contract(
         target = target[key]
     target[path[-1]] = bad_value
     assert not validator.is_valid(data)
+
+
+def test_committed_schema_is_the_one_generated_from_the_model() -> None:
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), (
+        "diagnosis.schema.json is stale: run python scripts/build_schema.py and review the diff"
+    )
+
+
+def _objects(node: Any) -> list[dict[str, Any]]:
+    """Every schema node that lists properties, at any depth."""
+    if isinstance(node, list):
+        return [found for item in node for found in _objects(item)]
+    if not isinstance(node, dict):
+        return []
+    own = [node] if "properties" in node else []
+    return own + [found for value in node.values() for found in _objects(value)]
+
+
+def test_every_listed_object_is_closed(validator: Draft202012Validator) -> None:
+    objects = _objects(validator.schema)
+    assert len(objects) > 20  # the report's models, not only the top level
+    assert [o.get("title", o["properties"]) for o in objects if o["additionalProperties"]] == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        [],
+        ["tool"],
+        ["setup"],
+        ["hypotheses", 0],
+        ["hypotheses", 0, "fixes", 0, "changes", 0],
+        ["hypotheses", 0, "citations", 0],
+        ["arithmetic", 0, "lines", 0],
+    ],
+)
+def test_schema_rejects_an_unknown_field(validator: Draft202012Validator, path: list[Any]) -> None:
+    data = json.loads(to_json(oom_diagnosis()))
+    target = data
+    for key in path:
+        target = target[key]
+    assert validator.is_valid(data)
+    target["unlisted_field"] = "a field the contract does not list"
+    assert not validator.is_valid(data)
+
+
+@pytest.mark.parametrize(
+    "golden", sorted(CASES_DIR.glob("*/expected.json")), ids=lambda path: path.parent.name
+)
+def test_committed_case_reports_follow_the_schema(
+    validator: Draft202012Validator, golden: Path
+) -> None:
+    report = json.loads(golden.read_text(encoding="utf-8"))
+    assert [error.message for error in validator.iter_errors(report)] == []
 
 
 @pytest.mark.parametrize("key", ["summary", "setup", "hypotheses", "warnings"])

@@ -1,13 +1,15 @@
 """Analyzers turn Evidence into Findings: deterministic facts, with arithmetic.
 
-Each module exposes `analyze(evidence) -> list[Finding]`; `ANALYZERS` is the one
-explicit registry. Analyzers that need lines the log reader would otherwise
-drop list them in `KEEP` regexes, which the pipeline hands to the reader.
+Each module exposes `analyze(evidence) -> list[Finding]` and the `FINDING_IDS` it
+can emit; `MODULES` is the one explicit registry. Analyzers that need lines the
+log reader would otherwise drop list them in `KEEP` regexes, which the pipeline
+hands to the reader.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from trainwreck.analyzers import (
     allocation,
@@ -36,27 +38,45 @@ from trainwreck.model import Evidence, Finding, Gap
 
 Analyzer = Callable[[Evidence], list[Finding]]
 
-ANALYZERS: tuple[Analyzer, ...] = (
-    process.analyze,
-    cuda_oom.analyze,
-    memory_budget.analyze,
-    nccl.analyze,
-    loss.analyze,
-    curves.analyze,
-    environment.analyze,
-    index_range.analyze,
-    shapes.analyze,
-    dtype_origin.analyze,
-    allocation.analyze,
-    implausible.analyze,
-    loss_constants.analyze,
-    loss_scale.analyze,
-    strategies.analyze,
-    vocabulary.analyze,
-    version_change.analyze,
-    api_drift.analyze,
-    fsdp_wrap.analyze,
-    code.analyze,
+
+class AnalyzerModule(Protocol):
+    """A registered module: its analyzer and every finding id that analyzer can emit.
+
+    The ids are declared so that `kb lint` can tell a page whose `finding:` names
+    an id no analyzer emits (a typo that would silently never fire).
+    """
+
+    FINDING_IDS: tuple[str, ...]
+
+    def analyze(self, evidence: Evidence) -> list[Finding]: ...
+
+
+MODULES: tuple[AnalyzerModule, ...] = (
+    process,
+    cuda_oom,
+    memory_budget,
+    nccl,
+    loss,
+    curves,
+    environment,
+    index_range,
+    shapes,
+    dtype_origin,
+    allocation,
+    implausible,
+    loss_constants,
+    loss_scale,
+    strategies,
+    vocabulary,
+    version_change,
+    api_drift,
+    fsdp_wrap,
+    code,
+)
+ANALYZERS: tuple[Analyzer, ...] = tuple(module.analyze for module in MODULES)
+# The one registry of finding ids: what KB `finding:`, `when`, `unless` and `ruled_out_by` may name.
+FINDING_IDS: frozenset[str] = frozenset(
+    finding_id for module in MODULES for finding_id in module.FINDING_IDS
 )
 KEEP: tuple[str, ...] = (
     *loss.KEEP,

@@ -22,6 +22,14 @@ from trainwreck.errors import TrainwreckError
 from trainwreck.memory.architectures import shape_of
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
+FINDING_IDS: tuple[str, ...] = (
+    "alloc.full_matrix",
+    "alloc.attention_scores",
+    "alloc.logits",
+    "alloc.embedding",
+    "alloc.weights",
+)
+
 # CUDA/MPS print a rounded size, the CPU allocator and XLA print exact bytes.
 _REQUEST = re.compile(
     r"(?i)(?:tried|trying) to allocate (?P<number>\d+(?:\.(?P<decimals>\d+))?)\s*"

@@ -18,6 +18,7 @@ from trainwreck.analyzers.said import Said, statements
 from trainwreck.model import Evidence, ExceptionRecord, Finding
 
 FINDING_ID = "api.missing_in_installed_release"
+FINDING_IDS: tuple[str, ...] = (FINDING_ID,)
 
 # Import names whose distribution is named differently (PyPI project pages).
 _DISTRIBUTION = {

@@ -126,6 +126,14 @@ def _held_by_others(values: dict[str, int]) -> int | None:
     return max(0, values["total"] - values["free"] - mine)
 
 
+FINDING_IDS: tuple[str, ...] = (
+    "cuda.oom",
+    "cuda.oom.other_process",
+    "cuda.oom.fragmentation",
+    "cuda.oom.capacity",
+)
+
+
 def _classify(values: dict[str, int]) -> list[tuple[str, str]]:
     """(finding id, summary) for each explanation the numbers support."""
     total, tried = values.get("total"), values.get("tried")

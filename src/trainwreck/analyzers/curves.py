@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from trainwreck.curves.detect import FINDING_IDS as CURVE_FINDING_IDS
 from trainwreck.curves.detect import detect
 from trainwreck.curves.facts import Fact, RunFacts
 from trainwreck.curves.lr_prior import lr_against_priors
@@ -29,6 +30,7 @@ KEEP: tuple[str, ...] = (
     r"|Total optimization steps = |Instantaneous batch size per device = |Num Epochs = ",
     r"trainable params: [\d,]+ \|\| all params: ",
 )
+FINDING_IDS: tuple[str, ...] = CURVE_FINDING_IDS
 _FROM_LOSS_ANALYZER = frozenset({"loss.non_finite", "grad_norm.non_finite", "loss.diverged"})
 _METRIC_WORDS = ("loss", "overflow")
 # A value logged for a metric, not the word in a traceback (`compute_loss`): only then

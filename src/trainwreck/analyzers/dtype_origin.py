@@ -17,6 +17,12 @@ from typing import NamedTuple
 from trainwreck.analyzers.said import Said, statements
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
+FINDING_IDS: tuple[str, ...] = (
+    "dtype.float64_input",
+    "dtype.half_vs_bfloat16",
+    "dtype.half_vs_float",
+)
+
 TORCH_DEFAULT = "https://pytorch.org/docs/2.0/generated/torch.get_default_dtype.html"
 NUMPY_DEFAULT = (
     "https://numpy.org/doc/1.23/reference/random/generated/"

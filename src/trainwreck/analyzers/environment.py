@@ -27,7 +27,7 @@ KEEP: tuple[str, ...] = (
 # Conflicts between two versions a log line states (env.pairs): shown as a comparison.
 PAIR_KINDS = frozenset({"toolkit", "cudnn"})
 # conflict kind -> finding id (stable: KB signatures may name them)
-FINDING_IDS = {
+CONFLICT_FINDING_IDS = {
     "matrix": "env.companion_mismatch",
     "variant": "env.variant_mismatch",
     "driver": "env.driver_too_old",
@@ -38,6 +38,8 @@ FINDING_IDS = {
     "toolkit": "env.nvcc_mismatch",
     "cudnn": "env.cudnn_older",
 }
+OTHER_CONFLICT = "env.conflict"  # a kind with no id of its own (an unmet requirement)
+FINDING_IDS: tuple[str, ...] = (*CONFLICT_FINDING_IDS.values(), OTHER_CONFLICT, "env.known_bug")
 TITLES = {
     "matrix": "An installed package was built for another release of one it depends on",
     "variant": "torch and a companion package are different builds (cpu / cuXYZ)",
@@ -114,7 +116,7 @@ def _arithmetic(conflict: Conflict) -> Arithmetic:
 
 def _finding(conflict: Conflict) -> Finding:
     return Finding(
-        id=FINDING_IDS.get(conflict.kind, "env.conflict"),
+        id=CONFLICT_FINDING_IDS.get(conflict.kind, OTHER_CONFLICT),
         title=TITLES.get(conflict.kind, "Environment conflict"),
         category="dependency_conflict" if conflict.severity == "error" else None,
         summary=f"{conflict.message} Fix: {conflict.fix} "

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from trainwreck.model import Evidence, Finding, Scalar
 
+FINDING_IDS: tuple[str, ...] = ("config.fsdp_wrap_class",)
+
 # Accelerate's FSDP plugin key and the HF Trainer's fsdp_config key (last dotted part).
 WRAP_KEYS = frozenset({"fsdp_transformer_layer_cls_to_wrap", "transformer_layer_cls_to_wrap"})
 

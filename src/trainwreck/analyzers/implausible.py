@@ -15,6 +15,8 @@ import math
 from trainwreck.analyzers.allocation import ELEMENT_BYTES, failed_request
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
+FINDING_IDS: tuple[str, ...] = ("alloc.implausible_size",)
+
 TIB = 2**40
 IMPLAUSIBLE_BYTES = TIB  # one tensor: beyond ordinary hosts' RAM and every GPU's memory
 

@@ -18,6 +18,14 @@ from trainwreck.analyzers.said import Said, statements
 from trainwreck.analyzers.sizes import Size, of, sizes
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
+FINDING_IDS: tuple[str, ...] = (
+    "index.negative_label",
+    "index.labels_one_based",
+    "index.labels_exceed_classes",
+    "index.token_beyond_vocab",
+    "index.out_of_range",
+)
+
 # CrossEntropyLoss / NLLLoss skip this target by default (torch.nn.CrossEntropyLoss docs).
 DEFAULT_IGNORE_INDEX = -100
 _IGNORE_INDEX = re.compile(r"\bignore_index\s*[:=]\s*(-?\d+)")

@@ -25,6 +25,11 @@ _METRIC = {
 }
 # The series this analyzer judges; `series` reads the others for the loss-constant checks.
 _JUDGED = ("loss", "grad_norm")
+FINDING_IDS: tuple[str, ...] = (
+    *(f"{metric}.non_finite" for metric in _JUDGED),
+    "loss.non_finite_before_update",
+    "loss.diverged",
+)
 _STEP = re.compile(r"(?:'step'|\b(?:step|iteration|current_steps))['\"]?\s*[:=]?\s*(\d+)")
 KEEP: tuple[str, ...] = (r"(?i)loss['\"]?\s*[:=]?\s*['\"]?(?:tensor\()?(?:[-+]?\d|nan|inf)",)
 MIN_POINTS_FOR_DIVERGENCE = 8  # logged losses before a rise counts as a trend, not noise

@@ -18,6 +18,14 @@ from trainwreck.analyzers.loss import Point, series
 from trainwreck.analyzers.sizes import Size, of, sizes
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, SourceRef
 
+FINDING_IDS: tuple[str, ...] = (
+    "loss.chance_level",
+    "loss.zero_from_start",
+    "loss.zero_abrupt",
+    "loss.zero_gradual",
+    "loss.identical",
+)
+
 MIN_POINTS = 5  # logged values before a level counts as where the loss stays
 CHANCE_TOLERANCE = 0.02  # relative distance to ln C (ln 9 and ln 10 are 4.8% apart)
 FLAT = 0.1  # relative spread of the recent values that still counts as stuck

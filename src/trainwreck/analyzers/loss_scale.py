@@ -19,6 +19,8 @@ from trainwreck.analyzers.loss import Point, series
 from trainwreck.analyzers.sizes import of, sizes
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, SourceRef
 
+FINDING_IDS: tuple[str, ...] = ("loss.above_uniform_guess",)
+
 # Gemma 3's tokenizer (262,144 entries) is the largest vocabulary in common use; a loss above
 # a multiple of its ln is above the uniform-guess loss of any common language model.
 LARGEST_COMMON_VOCAB = 262_144

@@ -19,6 +19,8 @@ from trainwreck.memory.config import ModelConfig
 from trainwreck.memory.fit import MARGIN, Candidate, fit_search
 from trainwreck.model import Evidence, Finding, Scalar
 
+FINDING_IDS: tuple[str, ...] = ("memory.budget", "memory.over_capacity", "memory.fit")
+
 _TRUE = {True, "true", "True", "1"}
 
 

@@ -8,6 +8,8 @@ import re
 from trainwreck.analyzers.progress import longest_phase
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, LogLine, SourceRef
 
+FINDING_IDS: tuple[str, ...] = ("nccl.timeout",)
+
 _WATCHDOG = re.compile(
     r"WorkNCCL\((?:SeqNum=(?P<seq>\d+), )?OpType=(?P<op>\w+)[^)]*?Timeout\(ms\)=(?P<timeout>\d+)\)"
     r"(?: ran for (?P<ran>\d+) milliseconds)?"

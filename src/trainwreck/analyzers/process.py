@@ -22,6 +22,7 @@ _SIGNALS: dict[str, tuple[frozenset[int], frozenset[str], str]] = {
         "A process aborted (SIGABRT), usually from a failed C++ check",
     ),
 }
+FINDING_IDS: tuple[str, ...] = tuple(_SIGNALS)
 
 
 def _kind(exit_record: ProcessExit) -> str | None:

@@ -19,6 +19,12 @@ from trainwreck.analyzers.said import Said, first_match
 from trainwreck.analyzers.sizes import Size, sizes
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
+FINDING_IDS: tuple[str, ...] = (
+    "shape.operand_transposed",
+    "shape.linear_in_features",
+    "shape.broadcast_mismatch",
+)
+
 _MATMUL = re.compile(
     r"(?:mat1 and mat2|self and mat2) shapes cannot be multiplied "
     r"\((?P<rows>\d+)x(?P<width>\d+) and (?P<inputs>\d+)x(?P<outputs>\d+)\)"

@@ -13,6 +13,8 @@ import re
 
 from trainwreck.model import Evidence, Finding, SourceRef
 
+FINDING_IDS: tuple[str, ...] = ("trainer.strategies",)
+
 _EVALUATION = re.compile(r"Evaluation strategy: (?:\w+\.)?(?P<value>\w+)")
 _SAVE = re.compile(r"Save strategy: (?:\w+\.)?(?P<value>\w+)")
 KEEP: tuple[str, ...] = (r"Evaluation strategy: ", r"Save strategy: ")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from trainwreck.context.versions import version_changes
 from trainwreck.model import Evidence, Finding, SourceRef, VersionChange
 
+FINDING_IDS: tuple[str, ...] = ("version.regression",)
+
 _WHERE = {"symptoms": "description names", "listings": "environment listings show"}
 
 

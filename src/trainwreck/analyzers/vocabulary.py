@@ -12,6 +12,8 @@ import re
 
 from trainwreck.model import Evidence, Finding, SourceRef
 
+FINDING_IDS: tuple[str, ...] = ("checkpoint.vocabulary",)
+
 # Token embeddings and output layers across families: Llama/Mistral, GPT-2, BERT,
 # GPT-NeoX (embed_in/embed_out), T5 (shared)
 _VOCAB_PARAMS = r"(?:embed_tokens|lm_head|wte|word_embeddings|embed_in|embed_out|shared)"

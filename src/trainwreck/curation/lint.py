@@ -3,8 +3,9 @@
 Schema errors, duplicate ids and bad regexes fail at load. On top of that: a
 citation must be version-pinned, fires examples must match and quiet ones must
 not, prevention guards need a numeric threshold, a fix must not recommend the
-default, a numeric change states its direction, and each listed real case must
-exist and rank the pattern first.
+default, a numeric change states its direction, every finding id a page names
+is one an analyzer declares, and each listed real case must exist and rank the
+pattern first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from trainwreck.analyzers import FINDING_IDS
 from trainwreck.curation.cases import diagnose_case, load_case
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.fixes.compare import direction, number
@@ -76,7 +78,27 @@ def _page(pattern: Pattern) -> list[str]:
         ]
     if all(s.frame for s in pattern.signatures):
         problems.append("frame signatures alone can never match")
-    return problems + _examples(pattern) + _guard_codes(pattern) + _directions(pattern)
+    return (
+        problems
+        + _examples(pattern)
+        + _guard_codes(pattern)
+        + _directions(pattern)
+        + _finding_ids(pattern)
+    )
+
+
+def _finding_ids(pattern: Pattern) -> list[str]:
+    """Every finding id a page names is one an analyzer declares: a typo would never fire."""
+    named = [("finding", s.finding) for s in pattern.signatures if s.finding]
+    for fix in pattern.fixes:
+        named += [("when", name) for name in fix.when]
+        named += [("unless", name) for name in fix.unless]
+    named += [("ruled_out_by", name) for name in pattern.ruled_out_by]
+    return [
+        f"{field} names a finding no analyzer emits: {name!r}"
+        for field, name in named
+        if name not in FINDING_IDS
+    ]
 
 
 def _guard_codes(pattern: Pattern) -> list[str]:

@@ -15,6 +15,25 @@ from trainwreck.curves.oscillation import oscillation
 from trainwreck.curves.periodic import periodic_spikes
 from trainwreck.model import Finding, MetricTable
 
+# Every id a curve detector can emit: KB `finding:` signatures name them (`kb lint` checks).
+FINDING_IDS: tuple[str, ...] = (
+    *nonfinite.FINDING_IDS,
+    "loss.diverged",  # trends.divergence, under the loss analyzer's id
+    "curves.loss_explosion",
+    "curves.loss_jump",
+    "curves.plateau",
+    "curves.overfitting",
+    "curves.lr_zero",
+    "curves.oscillation",
+    "curves.loss_spikes",  # spikes.spike_finding, which detect gives the loss only
+    "curves.periodic_spikes",
+    "curves.grad_norm_before_spike",
+    "curves.lr_decay_early",
+    "curves.lr_no_warmup",
+    "curves.clipping",
+    "curves.lr_above_prior",
+    "curves.lr_below_prior",
+)
 _SIMPLE: tuple[Callable[[MetricTable], Finding | None], ...] = (
     nonfinite.loss_scale_collapse,
     trends.divergence,

@@ -12,7 +12,11 @@ import numpy as np
 from trainwreck.curves.refs import WATCHED, arith, around, fmt, point, step_of, where
 from trainwreck.model import Arithmetic, Finding, MetricSeries, MetricTable
 
-_LEGACY = {"loss": "loss.non_finite", "grad_norm": "grad_norm.non_finite"}
+FINDING_IDS: tuple[str, ...] = (
+    *(f"{name}.non_finite" for name in WATCHED),
+    "curves.non_finite_order",
+    "curves.loss_scale_collapse",
+)
 # Evaluation and schedule values follow from the weights; the training step's own
 # loss and gradient norm are the two whose order says where a NaN was born.
 _ORDERED = ("loss", "grad_norm")
@@ -35,7 +39,7 @@ def _one(table: MetricTable, series: MetricSeries, index: int) -> Finding:
     last += str(step_of(series, int(finite[-1]))) if finite.size else ""
     value = fmt(float(series.values[index]))
     return Finding(
-        id=_LEGACY.get(series.name, f"{series.name}.non_finite"),
+        id=f"{series.name}.non_finite",
         title=f"{series.name} became non-finite",
         category="nan_inf",
         summary=f"{series.name} became {value} at step {step_of(series, index)}{last} "

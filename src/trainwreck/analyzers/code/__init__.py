@@ -52,6 +52,7 @@ DETECTORS: tuple[Detector, ...] = (
     torchfix.SYNCHRONOUS_LOADER,
     torchfix.REQUIRE_GRAD_TYPO,
 )
+FINDING_IDS: tuple[str, ...] = tuple(detector.id for detector in DETECTORS)
 # Places cited per finding: enough to show a pattern repeats, few enough to read.
 MAX_PLACES = 5
 
