@@ -3,9 +3,11 @@
 `to_json` writes `Diagnosis.model_dump(mode="json")`, so the model's serialization
 schema is the contract. Two things are added that the types do not say: every
 listed object is closed (no unlisted fields: a new field changes the committed
-schema, so its snapshot test sees it) and every field is required (the writer
-emits each one, defaults included). `scripts/build_schema.py` writes the result to
-`diagnosis.schema.json`; a test fails while that file is stale.
+schema, so its snapshot test sees it). Required are DESIGN.md's contract keys and
+the fields without a default: a release may add fields under the same schema
+version, and a report written before a field existed stays valid.
+`scripts/build_schema.py` writes the result to `diagnosis.schema.json`; a test
+fails while that file is stale.
 """
 
 from __future__ import annotations
@@ -29,6 +31,20 @@ _HEADER = {
         "scripts/build_schema.py. Closed: a field this version does not list is an error."
     ),
 }
+# The keys DESIGN.md's contract promises in every report: required at the top even
+# where the model gives them a default (an empty list).
+CONTRACT_KEYS = (
+    "schema_version",
+    "tool",
+    "grounding",
+    "summary",
+    "setup",
+    "hypotheses",
+    "arithmetic",
+    "findings",
+    "prevention",
+    "warnings",
+)
 # Values the contract fixes that the model types leave open: (definition, field) -> schema.
 # The root object (Diagnosis) is named "" because pydantic inlines it at the top.
 _FIXED: dict[tuple[str, str], dict[str, Any]] = {
@@ -47,6 +63,7 @@ def report_schema() -> dict[str, Any]:
         for field, fixed in _FIXED.items():
             if field[0] == name:
                 definition["properties"][field[1]] = fixed
+    generated["required"] = list(dict.fromkeys((*CONTRACT_KEYS, *generated.get("required", ()))))
     # The header first, and its title and description over the model's docstring.
     return {**_HEADER, **generated, **_HEADER, "$defs": definitions}
 
@@ -57,7 +74,7 @@ def schema_text() -> str:
 
 
 def _close(node: Any) -> None:
-    """Close every object that lists its properties, require them all, drop field titles.
+    """Close every object that lists its properties and drop field titles.
 
     A field's generated title only repeats its name; a free-form mapping (framework
     versions, matched values) lists no properties and stays open to its value type.
@@ -71,7 +88,6 @@ def _close(node: Any) -> None:
     properties = node.get("properties")
     if isinstance(properties, dict):
         node["additionalProperties"] = False
-        node["required"] = list(properties)
         for field in properties.values():
             field.pop("title", None)
             _close(field)
