@@ -128,3 +128,38 @@ def test_a_manual_stop_states_no_class_but_an_import_error_does() -> None:
     assert from_exception(stop) is None
     logged = from_exception(missing)
     assert logged is not None and logged.category == "dependency_conflict"
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # batch-7 descriptions the reader got wrong when the batch was measured at ff53c5d
+        ("finetune-optimizer-built-before-head-swap-repro", "divergence"),  # "a frozen backbone",
+        # "loss stays exactly 1.7973"
+        ("lm-eval-llama2-batched-generation-eos-pad-1090", "wrong_output"),  # "exact_match 0.08
+        # with batch size 8 but 0.135 with batch size 1"
+        ("jax-tpu-default-matmul-precision-dot-general-16349", "wrong_output"),  # "different
+        # numbers (about 1-2% apart)"
+        ("strands-robots-ppo-rollout-minibatch-divisible-988", None),  # "training never starts"
+        # after "exits immediately with 'spec invalid'", and "does not crash"
+    ],
+)
+def test_batch_7_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-7"))
+    assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("the process froze after epoch 2", "hang"),
+        ("training is frozen at step 10", "hang"),
+        ("fine-tuning with frozen layers, loss is stuck at 2.3", "divergence"),
+        ("training never starts and nothing is printed", "hang"),
+    ],
+)
+def test_frozen_and_never_starts_state_a_hang_only_about_the_process(
+    text: str, category: str
+) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated

@@ -49,6 +49,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"creep\w* up|climb\w*|ris(?:es|ing)|"
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
+            r"(?:stays?|remains?) (?:exactly |at |around )?\d|"
             r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
             r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
@@ -68,7 +69,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "hang",
         re.compile(
-            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|\bfroze\w*|deadlock\w*|\bstall\w*|"
+            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|deadlock\w*|\bstall\w*|"
+            # "a frozen backbone" is a training setup, not a process that froze
+            r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
+            r"params|base|model|embeddings?|modules?|blocks?|bert|vit))|"
             r"never (?:finish|return|start|complete|end)\w*|no progress|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
@@ -98,9 +102,14 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"empty (?:outputs?|strings?|responses?|generations?)|\baccuracy\b|"
             r"outputs? (?:are |is )?"
             r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
-            r"different (?:outputs?|results?|predictions?|logits)|"
+            r"different (?:outputs?|results?|predictions?|logits|numbers|values|answers|"
+            r"embeddings)|"
+            r"\d+(?:\.\d+)?% apart|(?:results?|scores?|metrics?|outputs?) (?:\w+ )?(?:depend\w*|"
+            r"chang\w*|differ\w*) (?:\w+ )?(?:on|with) (?:the )?batch size|"
+            r"with batch size \d+ but \d|"
             r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
-            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score)\b (?:\w+ )?(?:is |are )?(?:wrong|worse|"
+            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|map|wer)\b "
+            r"(?:\w+ )?(?:is |are )?(?:wrong|worse|"
             r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
             r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
             r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
@@ -169,10 +178,16 @@ _QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?[^\n.]{0,160}"
 # What the user says is NOT the problem states no class: "no crash or NaN", "train loss and
 # throughput look normal". Masked before the rules are read.
 _DENIED = re.compile(
-    r"\b(?:no|without) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?"
+    r"\b(?:no|without|does ?n[o']t|did ?n[o']t) (?:crash|error|nan|inf|oom|exception|traceback)"
+    r"(?:e?s)?"
     r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b"
 )
+
+
+# "Training never starts" beside a reported error is that error's consequence, not a hang.
+_ERROR_REPORTED = re.compile(r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fails? with)")
+_NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
 
 
 def from_symptoms(symptoms: str | None) -> StatedClass | None:
@@ -184,6 +199,8 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
     if not symptoms:
         return None
     text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
+    if _ERROR_REPORTED.search(text):
+        text = _NEVER_STARTS.sub(" ", text)
     found: list[tuple[Category, tuple[str, ...]]] = []
     for category, rule in _SYMPTOM_RULES:
         words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(text)))
