@@ -13,128 +13,109 @@ hang, so divergence is read first and its words are masked out.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from trainwreck.model import Category, ExceptionRecord, StatedClass
 
 # Read in this order; each class's matches are masked before the next is tried.
 # `crash` is last and needs a word that says crash: "error", "fails" or "exception" state no
 # class at all (they accompany every class), so such a description leaves the class to the log.
-_SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
+_SYMPTOM_RULES: tuple[tuple[Category, str], ...] = (
     (
         "oom",
-        re.compile(
-            # "memory creeps up until it overflows" is an OOM, not a numeric overflow
-            r"memory\b[^.;]{0,60}?\boverflow\w*|out of memory|\boom\b|oom[- ]?kill\w*|"
-            r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
-            r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
-            r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
-            r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
-            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
-            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
-        ),
+        # "memory creeps up until it overflows" is an OOM, not a numeric overflow
+        r"memory\b[^.;]{0,60}?\boverflow\w*|out of memory|\boom\b|oom[- ]?kill\w*|"
+        r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
+        r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
+        r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
+        r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
+        r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
+        r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)",
     ),
     (
         "nan_inf",
         # "memory overflow" is a user's word for an OOM, not a numeric overflow
-        re.compile(
-            r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|"
-            r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b"
-        ),
+        r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|"
+        r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b",
     ),
     (
         "divergence",
-        re.compile(
-            r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
-            r"increas\w*|goes up|going up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
-            r"creep\w* up|climb\w*|ris(?:es|ing)|"
-            r"(?:suddenly )?drops? to (?:0|zero)|"
-            r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
-            r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
-            r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
-            r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
-            r"no learning|loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
-            r"training (?:collaps\w*|unstable)|"
-            r"\bspikes?\b"
-        ),
+        r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
+        r"increas\w*|goes up|going up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
+        r"creep\w* up|climb\w*|ris(?:es|ing)|"
+        r"(?:suddenly )?drops? to (?:0|zero)|"
+        r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
+        r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
+        r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
+        r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
+        r"no learning|loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
+        r"training (?:collaps\w*|unstable)|"
+        r"\bspikes?\b",
     ),
     # A metric "stuck at 25%" is a wrong result, not a hang: read before "stuck" means hang.
     (
         "wrong_output",
-        re.compile(
-            r"\b(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|scores?)"
-            r" (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck"
-        ),
+        r"\b(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|scores?)"
+        r" (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck",
     ),
     (
         "hang",
-        re.compile(
-            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|\bfroze\w*|deadlock\w*|\bstall\w*|"
-            r"never (?:finish|return|start|complete|end)\w*|no progress|"
-            r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
-            r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
-            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return)"
-        ),
+        r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|\bfroze\w*|deadlock\w*|\bstall\w*|"
+        r"never (?:finish|return|start|complete|end)\w*|no progress|"
+        r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
+        r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
+        r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return)",
     ),
     (
         "slow_throughput",
-        re.compile(
-            # "the loss slowly creeps up" describes a curve, not a slow run
-            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|throughput|"
-            r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
-            r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
-            r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
-            r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
-            r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
-            r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
-            r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)"
-        ),
+        # "the loss slowly creeps up" describes a curve, not a slow run
+        r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|throughput|"
+        r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
+        r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
+        r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
+        r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
+        r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
+        r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
+        r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)",
     ),
     (
         "wrong_output",
-        re.compile(
-            r"gibberish|garbage|nonsense|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
-            r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
-            r"empty (?:outputs?|strings?|responses?|generations?)|\baccuracy\b|"
-            r"outputs? (?:are |is )?"
-            r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
-            r"different (?:outputs?|results?|predictions?|logits)|"
-            r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
-            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score)\b (?:\w+ )?(?:is |are )?(?:wrong|worse|"
-            r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
-            r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
-            r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
-            r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
-            r"behaves? unexpectedly"
-        ),
+        r"gibberish|garbage|nonsense|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
+        r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
+        r"empty (?:outputs?|strings?|responses?|generations?)|\baccuracy\b|"
+        r"outputs? (?:are |is )?"
+        r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
+        r"different (?:outputs?|results?|predictions?|logits)|"
+        r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
+        r"\b(?:bleu|rouge|f1|perplexity|metrics?|score)\b (?:\w+ )?(?:is |are )?(?:wrong|worse|"
+        r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
+        r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
+        r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
+        r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
+        r"behaves? unexpectedly",
     ),
     (
         "dependency_conflict",
-        re.compile(
-            r"importerror|modulenotfound\w*|cannot import|can'?t import|failed to import|"
-            r"no module named|"
-            r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
-            r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
-            r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
-            r"not compiled with|dependenc\w*|could not load (?:dynamic )?library|"
-            r"cannot open shared object"
-        ),
+        r"importerror|modulenotfound\w*|cannot import|can'?t import|failed to import|"
+        r"no module named|"
+        r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
+        r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
+        r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
+        r"not compiled with|dependenc\w*|could not load (?:dynamic )?library|"
+        r"cannot open shared object",
     ),
     (
         "config_error",
-        re.compile(
-            r"\bconfig\w* (?:\w+ )?(?:error|invalid|wrong|ignored|not (?:applied|used|recognized))|"
-            r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
-            r"is not a valid \w+|"
-            r"(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
-            r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error"
-        ),
+        r"\bconfig\w* (?:\w+ )?(?:error|invalid|wrong|ignored|not (?:applied|used|recognized))|"
+        r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
+        r"is not a valid \w+|"
+        r"(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
+        r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error",
     ),
     (
         "crash",
-        re.compile(
-            r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\baborts?\b|\baborted\b|"
-            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b"
-        ),
+        r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\baborts?\b|\baborted\b|"
+        r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b",
     ),
 )
 
@@ -162,16 +143,22 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 
 
 # An exception type quoted in a description, with the message that follows it.
-_QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?[^\n.]{0,160}")
+_QUOTED_EXCEPTION = r"\b[A-Z]\w*(?:Error|Exception)\b:?[^\n.]{0,160}"
 
 
 # What the user says is NOT the problem states no class: "no crash or NaN", "train loss and
 # throughput look normal". Masked before the rules are read.
-_DENIED = re.compile(
+_DENIED = (
     r"\b(?:no|without) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?"
     r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b"
 )
+
+
+@cache
+def _symptom_rules() -> tuple[tuple[Category, re.Pattern[str]], ...]:
+    """The phrase rules compiled on first use: only a run with symptoms reads them."""
+    return tuple((category, re.compile(pattern)) for category, pattern in _SYMPTOM_RULES)
 
 
 def from_symptoms(symptoms: str | None) -> StatedClass | None:
@@ -182,9 +169,9 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """
     if not symptoms:
         return None
-    text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
+    text = re.sub(_DENIED, " ", " ".join(symptoms.lower().split()))
     found: list[tuple[Category, tuple[str, ...]]] = []
-    for category, rule in _SYMPTOM_RULES:
+    for category, rule in _symptom_rules():
         words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(text)))
         if words:
             found.append((category, words))
@@ -198,7 +185,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
 def _quoted_exception(symptoms: str) -> StatedClass | None:
     """A description that states no class in words but quotes the error ("fails with
     ValueError: Target modules ... not found") states the class that error does."""
-    quoted = _QUOTED_EXCEPTION.search(symptoms)
+    quoted = re.search(_QUOTED_EXCEPTION, symptoms)
     if quoted is None:
         return None
     return StatedClass(
