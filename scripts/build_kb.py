@@ -1,20 +1,24 @@
-"""Compile the knowledge base for run time: validated pages and regex literal sets.
+"""Compile the knowledge base for run time: validated pages, regex literal sets, model index.
 
 Writes src/trainwreck/kb/data/compiled.json (every page validated with the full
-schema, regexes compiled once here) and src/trainwreck/evidence/data/literals.json
-(the literal sets of every regex the log scanner and the matcher search for). Run it
-after editing a page; a test fails, and `trainwreck kb lint` says so, while either
-file is stale.
+schema, regexes compiled once here), src/trainwreck/evidence/data/literals.json
+(the literal sets of every regex the log scanner and the matcher search for) and
+src/trainwreck/memory/data/models.json (the bundled models' index.yaml, as JSON).
+Run it after editing a page or the model index; a test fails while any of them is
+stale, and `trainwreck kb lint` says so for the pages.
 """
 
 from __future__ import annotations
 
 import sys
 
+import yaml
+
 from trainwreck import analyzers, context
 from trainwreck.evidence.literals import TABLE, table_text
 from trainwreck.kb import PATTERNS_DIR, load_from, signature_regexes
 from trainwreck.kb.compiled import COMPILED, dump
+from trainwreck.memory.config import COMPILED_INDEX, INDEX, dump_index
 
 
 def artifacts() -> dict[str, str]:
@@ -25,7 +29,8 @@ def artifacts() -> dict[str, str]:
         *knowledge.keep_parts((*analyzers.KEEP, *context.KEEP)),
     )
     compiled = dump(knowledge.patterns, knowledge.sources, knowledge.version, PATTERNS_DIR)
-    return {str(COMPILED): compiled, str(TABLE): table_text(searched)}
+    models = dump_index(yaml.safe_load(INDEX.read_text(encoding="utf-8")))
+    return {str(COMPILED): compiled, str(TABLE): table_text(searched), str(COMPILED_INDEX): models}
 
 
 def main() -> int:

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from trainwreck.cli_output import emit, spinner
-from trainwreck.errors import UsageError
-from trainwreck.evidence.files import why_not_read
+from trainwreck.errors import UsageError, why_not_read
 from trainwreck.redact import redact
 
 if TYPE_CHECKING:

@@ -40,3 +40,10 @@ def internal_error(error: BaseException) -> str:
     text = " ".join(str(error).split())[:200]
     what = f"{type(error).__name__}: {text}" if text else type(error).__name__
     return f"internal error ({what}), {REPORT_HINT}"
+
+
+def why_not_read(error: BaseException) -> str:
+    """An OS error as a few lower-case words ("permission denied"), else its message."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__

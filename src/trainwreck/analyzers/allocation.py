@@ -94,6 +94,7 @@ def _params(evidence: Evidence) -> Size | None:
 def _products(evidence: Evidence) -> Iterator[Product]:
     found = sizes(evidence)
     batches, heads, vocab = of(found, "batch"), of(found, "heads"), of(found, "vocab")
+    params = _params(evidence)
     for k in ELEMENT_BYTES:
         for n in of(found, *_SQUARE):
             yield Product(
@@ -113,7 +114,7 @@ def _products(evidence: Evidence) -> Iterator[Product]:
             for hidden in of(found, "hidden"):
                 factors = (("V", v), ("h", hidden))
                 yield Product("alloc.embedding", "an embedding table", "V·h·k", factors, k)
-        if (params := _params(evidence)) is not None:
+        if params is not None:
             yield Product(
                 "alloc.weights", "the model's weights", "params·k", (("params", params),), k
             )

@@ -5,7 +5,7 @@ A thin shell over `trainwreck.curves`: one table per metric file (read by the
 evidence pipeline) and one per log whose kept lines print metrics, the run facts
 the evidence states, and the detectors. `loss` already reports non-finite values
 and divergence from log lines, so those ids come from here only for sources it
-did not see. `trainwreck.curves` (and NumPy) are imported only when there is a curve.
+did not see.
 """
 
 from __future__ import annotations

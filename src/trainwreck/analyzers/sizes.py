@@ -14,15 +14,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cache
 
 from trainwreck.analyzers.said import SYMPTOMS, statements
 from trainwreck.errors import TrainwreckError
 from trainwreck.memory.config import ModelConfig, bundled, load_config
 from trainwreck.model import Evidence, Scalar
-
-if TYPE_CHECKING:  # the memory package loads only when a size needs a model's config
-    from trainwreck.memory.config import ModelConfig
 
 # config key (last dotted part) -> the quantity it counts
 CONFIG_KEYS: Mapping[str, str] = {
@@ -129,9 +126,17 @@ def _from_text(evidence: Evidence) -> Iterator[Size]:
                     yield Size(quantity, number, f"{said.where} ({found.group(0).strip()!r})")
 
 
+@cache
+def _bundled_names() -> tuple[Mapping[str, str], re.Pattern[str]]:
+    """Each bundled model's short name (lowercase) -> its id, and a regex that finds one."""
+    ids = {model.id.lower().rsplit("/", 1)[-1]: model.id for model in bundled()}
+    names = "|".join(re.escape(short) for short in sorted(ids, key=len, reverse=True))
+    return ids, re.compile(rf"(?<![\w.])({names})(?![\w.])", re.IGNORECASE)
+
+
 def _named_model(evidence: Evidence, from_text: bool) -> tuple[str, str] | None:
     """(bundled model id, where it was named): the run's model, else one the text names."""
-    ids = {model.id.lower().rsplit("/", 1)[-1]: model.id for model in bundled()}
+    ids, named = _bundled_names()
     if evidence.setup.model:
         wanted = evidence.setup.model.lower().rstrip("/")
         for short, model_id in ids.items():
@@ -139,8 +144,6 @@ def _named_model(evidence: Evidence, from_text: bool) -> tuple[str, str] | None:
                 return model_id, "the run's model"
     if not from_text:
         return None
-    names = "|".join(re.escape(short) for short in sorted(ids, key=len, reverse=True))
-    named = re.compile(rf"(?<![\w.])({names})(?![\w.])", re.IGNORECASE)
     for said in statements(evidence):
         if (found := named.search(said.text)) is not None:
             return ids[found.group(1).lower()], f"named in {said.where}"

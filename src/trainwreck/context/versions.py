@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from trainwreck.evidence.setup import ML_PACKAGES
 from trainwreck.model import EnvListing, Evidence, VersionChange
@@ -35,42 +36,42 @@ _BAD_WORDS = (
 _NEW = _VERSION.replace("ver", "new")
 _LINK = r"[^.;\n]{0,60}?"
 _TO = r"\b(?:with|on|in|using|after|since|under|for) (?:\w+[ =]*)?"
-_CLUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+_CLUES: tuple[tuple[str, str], ...] = (
     (
         "transition",
-        re.compile(
-            rf"{_GOOD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_BAD_WORDS}{_LINK}{_TO}{_NEW}"
-        ),
+        rf"{_GOOD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_BAD_WORDS}{_LINK}{_TO}{_NEW}",
     ),
     (
         "reversed",
-        re.compile(
-            rf"{_BAD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_GOOD_WORDS}{_LINK}{_TO}{_NEW}"
-        ),
+        rf"{_BAD_WORDS}{_LINK}{_TO}{_PKG_VERSION}{_LINK}{_GOOD_WORDS}{_LINK}{_TO}{_NEW}",
     ),
     (
         "good",
-        re.compile(
-            rf"{_GOOD_WORDS}[^.;\n]{{0,40}}?\b(?:with|on|in|using|under|for) {_PKG_VERSION}"
-        ),
+        rf"{_GOOD_WORDS}[^.;\n]{{0,40}}?\b(?:with|on|in|using|under|for) {_PKG_VERSION}",
     ),
-    ("good", re.compile(rf"{_PKG_VERSION}[^.;\n]{{0,20}}?\b{_GOOD_WORDS}")),
-    ("good", re.compile(rf"downgrad\w*[^.;\n]{{0,20}}?\bto {_PKG_VERSION}")),
-    ("good", re.compile(rf"downgrad\w* {_PACKAGES}[^.;\n]{{0,10}}?\bto {_VERSION}")),
+    ("good", rf"{_PKG_VERSION}[^.;\n]{{0,20}}?\b{_GOOD_WORDS}"),
+    ("good", rf"downgrad\w*[^.;\n]{{0,20}}?\bto {_PKG_VERSION}"),
+    ("good", rf"downgrad\w* {_PACKAGES}[^.;\n]{{0,10}}?\bto {_VERSION}"),
     (
         "bad",
-        re.compile(
-            rf"{_BAD_WORDS}[^.;\n]{{0,40}}?"
-            rf"\b(?:with|on|in|using|after|since|under|for) {_PKG_VERSION}"
-        ),
+        rf"{_BAD_WORDS}[^.;\n]{{0,40}}?"
+        rf"\b(?:with|on|in|using|after|since|under|for) {_PKG_VERSION}",
     ),
-    ("bad", re.compile(rf"\bbut (?:with|on|in|using|under|for) {_PKG_VERSION}")),
-    ("bad", re.compile(rf"(?:upgrad|updat|bump|mov|switch)\w*[^.;\n]{{0,30}}?\bto {_PKG_VERSION}")),
-    ("bad", re.compile(rf"(?:upgrad|updat|bump)\w* {_PACKAGES}[^.;\n]{{0,30}}?\bto {_VERSION}")),
-    ("transition", re.compile(rf"{_PKG_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
-    ("transition", re.compile(rf"between {_PKG_VERSION} and (?:[a-z_-]+[ =])?\s*{_NEW}")),
-    ("transition", re.compile(rf"{_PACKAGES}\s*(?:from\s*)?{_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}")),
+    ("bad", rf"\bbut (?:with|on|in|using|under|for) {_PKG_VERSION}"),
+    ("bad", rf"(?:upgrad|updat|bump|mov|switch)\w*[^.;\n]{{0,30}}?\bto {_PKG_VERSION}"),
+    ("bad", rf"(?:upgrad|updat|bump)\w* {_PACKAGES}[^.;\n]{{0,30}}?\bto {_VERSION}"),
+    ("transition", rf"{_PKG_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}"),
+    ("transition", rf"between {_PKG_VERSION} and (?:[a-z_-]+[ =])?\s*{_NEW}"),
+    ("transition", rf"{_PACKAGES}\s*(?:from\s*)?{_VERSION}\s*(?:->|→|=>|to)\s*{_NEW}"),
 )
+
+
+@cache
+def _clues() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The clues compiled on first use: only a run with symptoms reads them."""
+    return tuple((role, re.compile(pattern)) for role, pattern in _CLUES)
+
+
 _CANONICAL = {
     "pytorch": "torch",
     "pytorch lightning": "lightning",
@@ -92,7 +93,7 @@ def stated_changes(symptoms: str | None) -> tuple[VersionChange, ...]:
     text = " ".join(symptoms.split())
     sides: dict[str, dict[str, str]] = {}
     quotes: dict[str, str] = {}
-    for role, regex in _CLUES:
+    for role, regex in _clues():
         for match in regex.finditer(text.lower()):
             package = _canonical(match.group("pkg"))
             side = sides.setdefault(package, {})

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, Literal
 
+from trainwreck.errors import why_not_read
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.structured import load_json as _load_json
 from trainwreck.limits import (
@@ -254,13 +255,6 @@ def _read_head(handle: BinaryIO) -> bytes:
             break
         pieces.append(piece)
     return b"".join(pieces)
-
-
-def why_not_read(error: BaseException) -> str:
-    """An OS error as a few lower-case words ("permission denied"), else its message."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror.lower()
-    return str(error) or type(error).__name__
 
 
 def discover(path: str) -> list[Candidate | Gap]:

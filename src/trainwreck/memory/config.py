@@ -9,16 +9,18 @@ report prints these origins next to every line.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from trainwreck.errors import EvidenceError
 
 MODELS_DIR = Path(__file__).parent / "models"
+INDEX = MODELS_DIR / "index.yaml"  # the bundled models, each with its sources and notes
+# The same index as run time reads it: written by scripts/build_kb.py, checked stale by a test.
+COMPILED_INDEX = Path(__file__).parent / "data" / "models.json"
 _TRANSFORMERS = "https://github.com/huggingface/transformers/blob/v5.24.0/src/transformers/models"
 
 
@@ -73,11 +75,22 @@ class BundledModel:
     stored_untied: bool = False  # the checkpoint also stores the tied output matrix
 
 
-def bundled() -> list[BundledModel]:
-    """The index of bundled configs (src/trainwreck/memory/models/index.yaml)."""
-    raw = yaml.safe_load((MODELS_DIR / "index.yaml").read_text(encoding="utf-8")) or []
-    fields = BundledModel.__dataclass_fields__
-    return [BundledModel(**{k: v for k, v in entry.items() if k in fields}) for entry in raw]
+def dump_index(entries: Iterable[Mapping[str, Any]]) -> str:
+    """The compiled index's text: the fields a BundledModel holds (the notes are for readers)."""
+    kept = {f.name for f in fields(BundledModel)}
+    return json.dumps(
+        [{key: value for key, value in entry.items() if key in kept} for entry in entries],
+        ensure_ascii=False,
+        indent=0,
+    )
+
+
+@cache
+def bundled() -> tuple[BundledModel, ...]:
+    """The index of bundled configs, read once per process from its compiled JSON (PyYAML's
+    pure-Python loader takes about 15 ms on index.yaml, and a short run asked four times)."""
+    raw = json.loads(COMPILED_INDEX.read_text(encoding="utf-8"))
+    return tuple(BundledModel(**entry) for entry in raw)
 
 
 def load_config(name_or_path: str) -> ModelConfig:
