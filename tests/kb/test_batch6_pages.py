@@ -32,7 +32,10 @@ BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-6"
         ("ultralytics-gtx1660-amp-check-passes-nan-5294", "turing-gtx16-fp16-nan"),
         # vLLM built from source: nvcc 12.2 against a torch for CUDA 11.7 in pip's isolated build
         # environment; judged family (a Python-version page led)
-        ("vllm-source-build-nvcc122-vs-torch-cu117-1060", "cuda-extension-nvcc-torch-cuda-mismatch"),
+        (
+            "vllm-source-build-nvcc122-vs-torch-cu117-1060",
+            "cuda-extension-nvcc-torch-cuda-mismatch",
+        ),
     ],
 )
 def test_page_leads_on_the_case_it_was_written_for(case: str, page: str) -> None:
