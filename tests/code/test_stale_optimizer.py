@@ -88,3 +88,56 @@ def test_the_mechanism_an_optimizer_step_leaves_the_new_model_unchanged() -> Non
     optimizer.step()
     assert model.weight.grad is not None
     assert torch.equal(model.weight, before)
+
+
+FINETUNE_REPRO = (
+    ROOT / "benchmarks/first_sight/batch-7/finetune-optimizer-built-before-head-swap-repro/repro.py"
+)
+
+
+def test_fires_on_a_head_replaced_after_the_optimizer_was_built() -> None:
+    """batch-7 (judged family at ff53c5d): Adam built over the trainable parameters, then
+    `model.fc = nn.Linear(256, C)`; loss stayed at 1.7973 every epoch."""
+    found = file_findings(FINETUNE_REPRO)[ID]
+    assert (found.values["line"], found.values["optimizer_line"]) == (26, 23)
+    assert found.values["rebound"] == "model.fc"
+
+
+@pytest.mark.parametrize(
+    "replace",
+    ["model.fc = nn.Linear(model.fc.in_features, 6)", "model.classifier = nn.Linear(768, 2)"],
+)
+def test_fires_when_a_submodule_is_replaced_after_the_optimizer(replace: str) -> None:
+    source = f"""
+        model = Net()
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        {replace}
+    """
+    assert fires(source, ID), replace
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "optimizer.add_param_group({'params': model.fc.parameters()})",
+        "optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)",
+    ],
+)
+def test_quiet_when_the_new_head_reaches_the_optimizer(after: str) -> None:
+    source = f"""
+        model = Net()
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        model.fc = nn.Linear(256, 6)
+        {after}
+    """
+    assert not fires(source, ID), after
+
+
+def test_quiet_when_the_head_is_replaced_before_the_optimizer() -> None:
+    source = """
+        model = Net()
+        model.fc = nn.Linear(256, 6)
+        model.fc = model.fc.to(device)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    """
+    assert not fires(source, ID)

@@ -4,7 +4,9 @@
 tensors. Rebinding `model` afterwards (a fresh `build_model()`, `torch.load`,
 `from_pretrained`, `copy.deepcopy`) creates new tensors: the forward pass and
 `backward()` use them, while `optimizer.step()` keeps updating the old ones,
-which nothing reads. The loss never improves except by chance. In-place module
+which nothing reads. The loss never improves except by chance. Replacing one
+submodule (`model.fc = nn.Linear(...)`, the new head of a fine-tune) does the
+same to that part: the new head is never trained. In-place module
 methods (`.to()`, `.cuda()`, `.half()`) return the same module and wrappers
 that take the model (`DDP(model)`, `torch.compile(model)`) share its
 parameters, so neither counts; nor does a rebind followed by a new optimizer.
@@ -57,13 +59,27 @@ def _optimized_model(call: ast.Call) -> str:
     return ""
 
 
-def _new_module(value: ast.expr, model: str) -> bool:
-    """A value that is a different module from the one `model` held."""
+def _new_module(value: ast.expr, target: str, model: str) -> bool:
+    """A value that is a different module from the one `target` (`model` or one of its
+    submodules) held."""
     if not isinstance(value, ast.Call):
         return False
-    if last(value) in _SAME_MODULE and receiver(value) == model:
+    if last(value) in _SAME_MODULE and receiver(value) == target:
         return False
+    if target != model:  # nn.Linear(model.fc.in_features, n) is a new head all the same
+        return True
     return model not in names_in(value)  # DDP(model), torch.compile(model) share parameters
+
+
+def _replaced(tree: Tree, model: str, scope: ast.AST) -> list[ast.Assign]:
+    """Assignments in `scope` that bind `model`, or an attribute of it, to a new module."""
+    targets = [name for name in tree.bindings if name == model or name.startswith(f"{model}.")]
+    return [
+        node
+        for target in targets
+        for node in tree.assignments(target, within=scope)
+        if isinstance(node, ast.Assign) and _new_module(node.value, target, model)
+    ]
 
 
 def _scope(tree: Tree, node: ast.AST) -> ast.AST:
@@ -71,24 +87,20 @@ def _scope(tree: Tree, node: ast.AST) -> ast.AST:
 
 
 def _rebinds_after(tree: Tree, optimizer: ast.Call, model: str) -> ast.Assign | None:
-    """The first statement after the optimizer that binds `model` to a new module,
-    unless an optimizer over the new module's parameters is built after it."""
+    """The first statement after the optimizer that binds `model` (or a submodule of it)
+    to a new module, unless an optimizer over the new parameters is built after it or
+    they are added to it (`add_param_group`)."""
     scope = _scope(tree, optimizer)
     rebinds = sorted(
-        (
-            node
-            for node in tree.assignments(model, within=scope)
-            if isinstance(node, ast.Assign)
-            and node.lineno > optimizer.lineno
-            and _new_module(node.value, model)
-        ),
+        (node for node in _replaced(tree, model, scope) if node.lineno > optimizer.lineno),
         key=lambda node: node.lineno,
     )
     if not rebinds:
         return None
     rebind = rebinds[0]
     rebuilt = any(
-        _optimized_model(call) == model and call.lineno > rebind.lineno
+        (_optimized_model(call) == model or last(call) == "add_param_group")
+        and call.lineno > rebind.lineno
         for call in tree.calls
         if _scope(tree, call) is scope
     )
@@ -110,6 +122,7 @@ def _find(tree: Tree) -> list[Hit]:
                     model=model,
                     optimizer=last(call),
                     optimizer_line=tree.parsed.where(call),
+                    rebound=dotted(rebind.targets[0]),
                     rebound_to=dotted(rebind.value) or ast.unparse(rebind.value)[:60],
                 )
             )
@@ -121,9 +134,9 @@ DETECTOR = Detector(
     title="Optimizer built from a model's parameters before the model name was rebound",
     category="divergence",
     explain=(
-        "{where}: `{code}` binds `{model}` to a new module after the {optimizer} optimizer "
-        "(line {optimizer_line}) took the old one's parameters: the forward pass uses the new "
-        "weights and optimizer.step() updates the old ones, so training never moves"
+        "{where}: `{code}` puts a new module in place of `{rebound}` after the {optimizer} "
+        "optimizer (line {optimizer_line}) took the old one's parameters: the forward pass uses "
+        "the new weights and optimizer.step() updates the old ones, so they never train"
     ),
     find=_find,
 )
