@@ -53,9 +53,13 @@ LEADS = {
 # Page -> a record of the same class whose confirmed cause is another mechanism.
 OTHER_MECHANISM = {
     "nccl-release-bug-on-gpu": "pytorch-master-port-hardcoded-eaddrinuse-22",
-    "collective-timeout-shorter-than-rank-work": "prodigy-fsdp-frozen-shard-early-return-allreduce-hang-35",
+    "collective-timeout-shorter-than-rank-work": (
+        "prodigy-fsdp-frozen-shard-early-return-allreduce-hang-35"
+    ),
     "peft-no-default-target-modules": "ms-swift-qwen35-lora-automodel-target-regex-8294",
-    "vllm-max-num-batched-tokens-below-max-model-len": "llamafactory-unsloth-deepspeed-zero3-incompatible-6940",
+    "vllm-max-num-batched-tokens-below-max-model-len": (
+        "llamafactory-unsloth-deepspeed-zero3-incompatible-6940"
+    ),
     "extension-build-cuda-differs-from-torch": "flash-attn-build-isolation-no-torch-17",
     "transformers-v5-breaks-v4-code": "minimind-new-transformers-disables-torch201-588",
 }
@@ -96,6 +100,8 @@ def test_page_stays_out_of_the_lead_on_another_mechanism(
 def test_nccl_version_line_alone_does_not_name_a_release_bug(tmp_path: Path) -> None:
     """Every NCCL_DEBUG=INFO log prints its version; that alone is no evidence of a bug."""
     log = tmp_path / "nccl.log"
-    log.write_text("localhost:11326:11326 [0] NCCL INFO NCCL version 2.25.1+cuda12.2\n")
+    log.write_text(
+        "localhost:11326:11326 [0] NCCL INFO NCCL version 2.25.1+cuda12.2\n", encoding="utf-8"
+    )
     found = diagnose([str(log)], symptoms=None, cases=load_memory(bundled=False))
     assert "nccl-release-bug-on-gpu" not in [h.id for h in found.hypotheses][:1]
