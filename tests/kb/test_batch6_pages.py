@@ -34,7 +34,7 @@ BATCH = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-6"
         # environment; judged family (a Python-version page led)
         (
             "vllm-source-build-nvcc122-vs-torch-cu117-1060",
-            "cuda-extension-nvcc-torch-cuda-mismatch",
+            "extension-build-cuda-differs-from-torch",
         ),
     ],
 )
