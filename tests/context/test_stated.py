@@ -142,6 +142,12 @@ def test_a_manual_stop_states_no_class_but_an_import_error_does() -> None:
         # numbers (about 1-2% apart)"
         ("strands-robots-ppo-rollout-minibatch-divisible-988", None),  # "training never starts"
         # after "exits immediately with 'spec invalid'", and "does not crash"
+        (
+            "transformers-load-best-model-barrier-null-checkpoint-hang-40923",
+            "hang",
+        ),  # "never exits"
+        ("lightning-104-optimizer-step-override-no-closure-4447", "divergence"),  # "nothing is
+        # learned"
     ],
 )
 def test_batch_7_descriptions_state_their_class(case: str, category: str | None) -> None:

@@ -53,7 +53,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
             r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
-            r"no learning|loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
+            r"no learning|nothing (?:is |was |gets )?learn\w*|"
+            r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
             r"\bspikes?\b"
         ),
@@ -73,10 +74,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "a frozen backbone" is a training setup, not a process that froze
             r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
             r"params|base|model|embeddings?|modules?|blocks?|bert|vit))|"
-            r"never (?:finish|return|start|complete|end)\w*|no progress|"
+            r"never (?:finish|return|start|complete|end|exit|terminat)\w*|no progress|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
-            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return)"
+            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)"
         ),
     ),
     (
