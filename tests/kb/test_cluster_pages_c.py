@@ -6,18 +6,13 @@ on near misses that share its words.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import yaml
-
-from trainwreck import diagnose
-from trainwreck.cases import load_memory
-from trainwreck.model import Diagnosis
+from record_helpers import hypothesis_ids, record_hypothesis_ids
 
 ROOT = Path(__file__).parents[2]
-BUNDLED = ROOT / "src" / "trainwreck" / "cases" / "data" / "bundled.jsonl"
 FILED = ROOT / "cases" / "filed-pagesc.yaml"
 # Filed records whose evidence is shared with a neighbouring page: their page is in the top 3.
 IN_TOP_THREE = {
@@ -34,27 +29,14 @@ NOT_REACHED = {
 }
 
 
-def _records() -> dict[str, dict[str, str]]:
-    with BUNDLED.open(encoding="utf-8") as handle:
-        return {row["id"]: row for row in map(json.loads, handle)}
-
-
 def _filed() -> list[tuple[str, str]]:
     rows = yaml.safe_load(FILED.read_text(encoding="utf-8"))
     return [(row["record"], row["page"]) for row in rows if row["record"] not in NOT_REACHED]
 
 
-def _diagnose(tmp_path: Path, evidence: str, symptoms: str | None) -> list[str]:
-    log = tmp_path / "evidence.log"
-    log.write_text(evidence + "\n", encoding="utf-8")
-    found: Diagnosis = diagnose([str(log)], symptoms=symptoms, cases=load_memory(bundled=False))
-    return [h.id for h in found.hypotheses]
-
-
 @pytest.mark.parametrize(("record", "page"), _filed())
 def test_page_names_the_records_it_was_written_from(tmp_path: Path, record: str, page: str) -> None:
-    row = _records()[record]
-    ids = _diagnose(tmp_path, row["evidence"], row.get("symptoms"))
+    ids = record_hypothesis_ids(tmp_path, record)
     if record in IN_TOP_THREE:
         assert page in ids[:3], ids[:3]
     else:
@@ -95,11 +77,11 @@ def test_page_names_the_records_it_was_written_from(tmp_path: Path, record: str,
     ],
 )
 def test_near_miss_does_not_raise_the_page(tmp_path: Path, line: str, page: str) -> None:
-    assert page not in _diagnose(tmp_path, line, None)[:1]
+    assert page not in hypothesis_ids(tmp_path, line, None)[:1]
 
 
 def test_partial_offload_line_alone_names_the_split(tmp_path: Path) -> None:
     """The llama.cpp load line with fewer layers offloaded than the model has is enough."""
     line = "llm_load_tensors: offloaded 12/43 layers to GPU"
-    ids = _diagnose(tmp_path, line, "generation is slow")
+    ids = hypothesis_ids(tmp_path, line, "generation is slow")
     assert ids[:1] == ["llm-layers-partially-offloaded-to-cpu"]

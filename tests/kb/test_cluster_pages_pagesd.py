@@ -6,17 +6,12 @@ same class does not get it at the top.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-
-from trainwreck import diagnose
-from trainwreck.cases import load_memory
-from trainwreck.model import Diagnosis
+from record_helpers import hypothesis_ids, record_hypothesis_ids
 
 ROOT = Path(__file__).parents[2]
-BUNDLED = ROOT / "src" / "trainwreck" / "cases" / "data" / "bundled.jsonl"
 
 # page -> (records it was written from that its own evidence reaches, a same-class record of
 # another mechanism that must not get it at the top)
@@ -69,27 +64,12 @@ PAGES = {
 }
 
 
-def _records() -> dict[str, dict[str, str]]:
-    with BUNDLED.open(encoding="utf-8") as handle:
-        return {row["id"]: row for row in map(json.loads, handle)}
-
-
-def _top_ids(tmp_path: Path, record: str) -> list[str]:
-    row = _records()[record]
-    log = tmp_path / "evidence.log"
-    log.write_text(row["evidence"] + "\n", encoding="utf-8")
-    found: Diagnosis = diagnose(
-        [str(log)], symptoms=row.get("symptoms"), cases=load_memory(bundled=False)
-    )
-    return [h.id for h in found.hypotheses]
-
-
 @pytest.mark.parametrize(
     ("record", "page"),
     [(record, page) for page, (records, _) in PAGES.items() for record in records],
 )
 def test_page_names_the_records_it_was_written_from(tmp_path: Path, record: str, page: str) -> None:
-    ids = _top_ids(tmp_path, record)
+    ids = record_hypothesis_ids(tmp_path, record)
     assert ids[:1] == [page], ids[:3]
 
 
@@ -97,7 +77,7 @@ def test_page_names_the_records_it_was_written_from(tmp_path: Path, record: str,
 def test_record_of_another_mechanism_does_not_get_the_page(
     tmp_path: Path, page: str, other: str
 ) -> None:
-    assert page not in _top_ids(tmp_path, other)[:1]
+    assert page not in record_hypothesis_ids(tmp_path, other)[:1]
 
 
 @pytest.mark.parametrize(
@@ -124,7 +104,4 @@ def test_record_of_another_mechanism_does_not_get_the_page(
     ],
 )
 def test_near_miss_does_not_raise_the_page(tmp_path: Path, line: str, page: str) -> None:
-    log = tmp_path / "near.log"
-    log.write_text(line + "\n", encoding="utf-8")
-    found = diagnose([str(log)], cases=load_memory(bundled=False))
-    assert page not in [h.id for h in found.hypotheses][:1]
+    assert page not in hypothesis_ids(tmp_path, line, None)[:1]

@@ -6,17 +6,12 @@ mechanism in the same class.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-
-from trainwreck import diagnose
-from trainwreck.cases import load_memory
-from trainwreck.model import Diagnosis
+from record_helpers import hypothesis_ids, record_hypothesis_ids
 
 ROOT = Path(__file__).parents[2]
-BUNDLED = ROOT / "src" / "trainwreck" / "cases" / "data" / "bundled.jsonl"
 
 # Page -> records it was written from whose own evidence and symptoms put it first (at least two
 # per page; the others filed in cases/filed-pagese.yaml carry prose only, or no watchdog line).
@@ -65,28 +60,13 @@ OTHER_MECHANISM = {
 }
 
 
-def _records() -> dict[str, dict[str, str]]:
-    with BUNDLED.open(encoding="utf-8") as handle:
-        return {row["id"]: row for row in map(json.loads, handle)}
-
-
-def _diagnose(tmp_path: Path, record: str) -> list[str]:
-    row = _records()[record]
-    log = tmp_path / "evidence.log"
-    log.write_text(row["evidence"] + "\n", encoding="utf-8")
-    found: Diagnosis = diagnose(
-        [str(log)], symptoms=row.get("symptoms"), cases=load_memory(bundled=False)
-    )
-    return [h.id for h in found.hypotheses]
-
-
 @pytest.mark.parametrize(
     ("page", "record"), [(page, record) for page, records in LEADS.items() for record in records]
 )
 def test_page_leads_on_the_records_it_was_written_from(
     tmp_path: Path, page: str, record: str
 ) -> None:
-    ids = _diagnose(tmp_path, record)
+    ids = record_hypothesis_ids(tmp_path, record)
     assert ids[:1] == [page], ids[:3]
 
 
@@ -94,14 +74,10 @@ def test_page_leads_on_the_records_it_was_written_from(
 def test_page_stays_out_of_the_lead_on_another_mechanism(
     tmp_path: Path, page: str, record: str
 ) -> None:
-    assert page not in _diagnose(tmp_path, record)[:1]
+    assert page not in record_hypothesis_ids(tmp_path, record)[:1]
 
 
 def test_nccl_version_line_alone_does_not_name_a_release_bug(tmp_path: Path) -> None:
     """Every NCCL_DEBUG=INFO log prints its version; that alone is no evidence of a bug."""
-    log = tmp_path / "nccl.log"
-    log.write_text(
-        "localhost:11326:11326 [0] NCCL INFO NCCL version 2.25.1+cuda12.2\n", encoding="utf-8"
-    )
-    found = diagnose([str(log)], symptoms=None, cases=load_memory(bundled=False))
-    assert "nccl-release-bug-on-gpu" not in [h.id for h in found.hypotheses][:1]
+    line = "localhost:11326:11326 [0] NCCL INFO NCCL version 2.25.1+cuda12.2"
+    assert "nccl-release-bug-on-gpu" not in hypothesis_ids(tmp_path, line, None)[:1]
