@@ -8,8 +8,9 @@ picks a safe branch does not help: both branches are differentiated and the
 untaken one's inf, times the zero cotangent `where` gives it, is NaN. The
 remedy is to keep the unsafe input away from its singular point (the "double
 where": `sqrt(where(c, safe, x))`), or to write the function without it.
-Fires only in code that differentiates (`grad`, `backward`, ...), since the
-forward values are fine.
+A hand-written distance, `sqrt(sum(d ** 2))` with no epsilon, is the common case:
+it is exactly 0 between a point and itself. Fires only in code that
+differentiates (`grad`, `backward`, ...), since the forward values are fine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _SINGULAR = frozenset({"sqrt", "rsqrt", "log", "log2", "log10", "arcsin", "arcco
 # instead (pytorch/pytorch#2775), so torch spellings are left out of the squared-norm rule.
 _NUMPY_NORM = "linalg.norm"
 _WHERE = frozenset({"where"})
+_SQUARE = 2
 # Calls that differentiate: JAX transforms, torch autograd.
 _AUTODIFF = frozenset(
     {"grad", "value_and_grad", "jacrev", "jacfwd", "vjp", "jvp", "hessian", "backward"}
@@ -37,10 +39,7 @@ def _differentiates(tree: Tree) -> bool:
 
 def _guarded(call: ast.Call) -> bool:
     """The singular function's input is itself chosen by a `where` (the double-where trick)."""
-    if call.args:
-        argument: ast.expr | None = call.args[0]  # jnp.sqrt(x)
-    else:
-        argument = call.func.value if isinstance(call.func, ast.Attribute) else None  # x.sqrt()
+    argument = _argument(call)
     return argument is not None and any(last(inner) in _WHERE for inner in calls(argument))
 
 
@@ -57,6 +56,41 @@ def _squared_norms(tree: Tree) -> list[Hit]:
             and number(node.right) is not None
         ):
             hits.append(tree.hit(node, operation="norm(...) ** power", branch="-"))
+    return hits
+
+
+def _argument(call: ast.Call) -> ast.expr | None:
+    """What a singular function is applied to: `x` in `sqrt(x)` and in `x.sqrt()`."""
+    if call.args:
+        return call.args[0]
+    return call.func.value if isinstance(call.func, ast.Attribute) else None
+
+
+def _is_square(node: ast.AST) -> bool:
+    """`x ** 2`, `x.pow(2)`, `square(x)`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        return number(node.right) == _SQUARE
+    if isinstance(node, ast.Call):
+        if last(node) == "square":
+            return True
+        return last(node) == "pow" and any(number(arg) == _SQUARE for arg in node.args)
+    return False
+
+
+def _sqrt_of_square_sums(tree: Tree) -> list[Hit]:
+    """`sqrt(sum(d ** 2))` with nothing added or clamped in between: a hand-written distance
+    or norm, exactly 0 for a point and itself (the diagonal of a pairwise matrix)."""
+    hits = []
+    for call in tree.calls:
+        if last(call) != "sqrt":
+            continue
+        argument = _argument(call)
+        if (
+            isinstance(argument, ast.Call)
+            and last(argument) == "sum"
+            and any(_is_square(inner) for inner in ast.walk(argument))
+        ):
+            hits.append(tree.hit(call, operation="sqrt of a sum of squares", branch="-"))
     return hits
 
 
@@ -83,7 +117,7 @@ def _unsafe_branches(tree: Tree) -> list[Hit]:
 def _find(tree: Tree) -> list[Hit]:
     if not _differentiates(tree):
         return []
-    return _squared_norms(tree) + _unsafe_branches(tree)
+    return _squared_norms(tree) + _sqrt_of_square_sums(tree) + _unsafe_branches(tree)
 
 
 DETECTOR = Detector(
