@@ -131,6 +131,34 @@ def test_a_manual_stop_states_no_class_but_an_import_error_does() -> None:
 
 
 @pytest.mark.parametrize(
+    ("exception", "message", "category"),
+    [
+        ("SystemExit", "0", None),  # a plain exit status: how the run stopped
+        ("SystemExit", "", None),
+        # batch-7 (strands-robots#988): a validation that refuses the config and exits
+        (
+            "SystemExit",
+            "spec invalid: ['rollout_steps (250) must be divisible by num_mini_batches (4)']",
+            "config_error",
+        ),
+        # batch-7 (avod#137): a setting's value outside the allowed choices
+        (
+            "ValueError",
+            "Invalid data split: trainval, possible_splits: ['train', 'val']",
+            "config_error",
+        ),
+        ("ValueError", "invalid literal for int() with base 10: 'abc'", "crash"),
+    ],
+)
+def test_an_exit_or_a_refused_value_states_its_class(
+    exception: str, message: str, category: str | None
+) -> None:
+    record = ExceptionRecord(type=exception, message=message, source="x.log", line=1)
+    logged = from_exception(record)
+    assert (logged.category if logged else None) == category
+
+
+@pytest.mark.parametrize(
     ("case", "category"),
     [
         # batch-7 descriptions the reader got wrong when the batch was measured at ff53c5d
@@ -148,6 +176,8 @@ def test_a_manual_stop_states_no_class_but_an_import_error_does() -> None:
         ),  # "never exits"
         ("lightning-104-optimizer-step-override-no-closure-4447", "divergence"),  # "nothing is
         # learned"
+        ("accelerate-main-process-first-zero3-init-load-hang-3709", "hang"),  # "never gets past
+        # model loading ... sit there forever"
     ],
 )
 def test_batch_7_descriptions_state_their_class(case: str, category: str | None) -> None:

@@ -77,6 +77,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"never (?:finish|return|start|complete|end|exit|terminat)\w*|no progress|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
+            r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
             r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)"
         ),
     ),
@@ -166,7 +167,13 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ),
     (
         "config_error",
-        re.compile(r"(?i)config|argument|unexpected keyword|invalid value|not supported"),
+        re.compile(
+            r"(?i)config|argument|unexpected keyword|invalid value|not supported|"
+            # a setting's value refused by a validation: "Invalid data split: trainval,
+            # possible_splits: [...]", "rollout_steps (250) must be divisible by ..."
+            r"\binvalid (?!literal\b)\w+|must be (?:one of|divisible|a multiple)|"
+            r"possible[_ ](?:values|choices|splits)|expected one of|choose from"
+        ),
     ),
     ("crash", re.compile(r".")),
 )
@@ -234,13 +241,18 @@ def exception_class(exc: ExceptionRecord) -> Category:
     return _text_class(f"{exc.type}: {exc.message}")
 
 
-# Exceptions that say how a run was stopped, not how it failed.
+# Exceptions that say how a run was stopped, not how it failed; a SystemExit that carries a
+# message (`sys.exit("spec invalid: ...")`) is a program refusing to go on, and states a class.
 _STOPPED = frozenset({"KeyboardInterrupt", "SystemExit"})
+_EXIT_STATUS = re.compile(r"-?\d*")
 
 
 def from_exception(exc: ExceptionRecord | None) -> StatedClass | None:
     """The class the exception that ended the run states; None for a manual stop."""
-    if exc is None or exc.type.rsplit(".", 1)[-1] in _STOPPED:
+    if exc is None:
+        return None
+    name = exc.type.rsplit(".", 1)[-1]
+    if name in _STOPPED and (name != "SystemExit" or _EXIT_STATUS.fullmatch(exc.message.strip())):
         return None
     first_line = exc.message.splitlines()[0] if exc.message else ""
     return StatedClass(
