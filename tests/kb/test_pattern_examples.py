@@ -57,8 +57,6 @@ FIRES_MISSES: dict[str, str] = {
     "checkpoint-resume-loaded-onto-gpu": _NEEDS_TWO_LINES,
     "collective-in-rank-zero-branch": _SUPPORTING_LINES,
     "cpu-half-precision-matmul-slow": _SUPPORTING_LINES,
-    "cuda-oom-capacity": "the HIP example prints no 'this process has ... in use', so the "
-    "OOM analyzer counts all used memory as other processes' (cuda-oom-other-process wins)",
     "cuda-oom-fragmentation": _NEEDS_FINDING,
     "custom-loss-log-of-zero": _NEEDS_FINDING,
     "deepspeed-zero3-gather-on-save-oom": _NEEDS_TWO_LINES,
