@@ -87,12 +87,7 @@ FIRES_MISSES: dict[str, str] = {
     "vllm-logprobs-oom": _NEEDS_TWO_LINES,
 }
 # Pages a quiet example still makes a candidate. Strict xfail, as above.
-QUIET_MISSES: dict[str, str] = {
-    "torch-load-weights-only": "its `exception: UnpicklingError` signature also takes "
-    "\"invalid load key, '<'\" (an HTML page saved as the checkpoint), its own quiet example",
-    "nan-inf-in-input-data": "a bare `{'loss': nan}` line makes it a low candidate through "
-    "the loss.non_finite finding",
-}
+QUIET_MISSES: dict[str, str] = {}
 
 
 @cache
