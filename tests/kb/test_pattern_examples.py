@@ -51,7 +51,6 @@ _SUPPORTING_LINES = (
     "that match a signature but are not the failure on their own"
 )
 FIRES_MISSES: dict[str, str] = {
-    "adam-beta2-too-high-loss-spikes": _NEEDS_FINDING,
     "adam-eps-underflow-fp16-params": _NEEDS_FINDING,
     "attention-backend-numerics": _NEEDS_FINDING,
     "checkpoint-resume-loaded-onto-gpu": _NEEDS_TWO_LINES,
@@ -67,19 +66,15 @@ FIRES_MISSES: dict[str, str] = {
     "from-pretrained-default-fp32-weights": _NEEDS_TWO_LINES,
     "grad-nan-at-nondifferentiable-point": _NEEDS_FINDING,
     "grad-scaler-optimizer-stepped-twice": _NEEDS_FINDING,
-    "gradient-clipping-disabled-loss-spikes": _SUPPORTING_LINES,
     "hf-eval-predictions-accumulated-on-gpu": _NEEDS_TWO_LINES,
     "lm-logits-fp32-upcast-oom": _NEEDS_TWO_LINES,
     "loss-accumulated-with-graph": _NEEDS_FINDING,
-    "loss-divergence-high-learning-rate": _NEEDS_FINDING,
-    "lr-decayed-to-zero-early": _SUPPORTING_LINES,
     "metric-label-column-broadcast": _NEEDS_FINDING,
     "nccl-p2p-consumer-gpu": _SUPPORTING_LINES,
     "nccl-timeout-during-preprocessing": _NEEDS_TWO_LINES,
     "optimizer-holds-replaced-model-params": _NEEDS_FINDING,
     "optimizer-state-oom-at-step": _NEEDS_TWO_LINES,
     "pairwise-matrix-materialized-oom": _NEEDS_FINDING,
-    "resume-optimizer-scheduler-not-restored": _SUPPORTING_LINES,
     "standardize-zero-std-feature": _NEEDS_FINDING,
     "transformers-grad-accum-loss-scaled": _NEEDS_TWO_LINES,
     "vae-fp16-overflow-nan-latents": _NEEDS_TWO_LINES,
