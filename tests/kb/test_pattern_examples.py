@@ -51,19 +51,16 @@ _SUPPORTING_LINES = (
     "that match a signature but are not the failure on their own"
 )
 FIRES_MISSES: dict[str, str] = {
-    "adam-eps-underflow-fp16-params": _NEEDS_FINDING,
     "attention-backend-numerics": _NEEDS_FINDING,
     "checkpoint-resume-loaded-onto-gpu": _NEEDS_TWO_LINES,
     "cpu-half-precision-matmul-slow": _SUPPORTING_LINES,
     "cuda-oom-fragmentation": _NEEDS_FINDING,
-    "custom-loss-log-of-zero": _NEEDS_FINDING,
     "deepspeed-zero3-gather-on-save-oom": _NEEDS_TWO_LINES,
     "device-map-split-model-single-process-multi-gpu": "its device-mismatch example is the "
     "generic device-mismatch page's message; the page needs its device_map evidence",
     "flash-attn-softcap-no-backward-gemma2": _NEEDS_TWO_LINES,
     "fp16-overflow-bf16-pretrained-model": _SUPPORTING_LINES,
     "from-pretrained-default-fp32-weights": _NEEDS_TWO_LINES,
-    "grad-nan-at-nondifferentiable-point": _NEEDS_FINDING,
     "grad-scaler-optimizer-stepped-twice": _NEEDS_FINDING,
     "hf-eval-predictions-accumulated-on-gpu": _NEEDS_TWO_LINES,
     "lm-logits-fp32-upcast-oom": _NEEDS_TWO_LINES,
