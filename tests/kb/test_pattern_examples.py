@@ -51,13 +51,10 @@ _SUPPORTING_LINES = (
     "that match a signature but are not the failure on their own"
 )
 FIRES_MISSES: dict[str, str] = {
-    "checkpoint-resume-loaded-onto-gpu": _NEEDS_TWO_LINES,
-    "cpu-half-precision-matmul-slow": _SUPPORTING_LINES,
     "deepspeed-zero3-gather-on-save-oom": _NEEDS_TWO_LINES,
     "device-map-split-model-single-process-multi-gpu": "its device-mismatch example is the "
     "generic device-mismatch page's message; the page needs its device_map evidence",
     "from-pretrained-default-fp32-weights": _NEEDS_TWO_LINES,
-    "pairwise-matrix-materialized-oom": _NEEDS_FINDING,
     "transformers-grad-accum-loss-scaled": _NEEDS_TWO_LINES,
     "vllm-cuda-graph-capture-oom": _NEEDS_TWO_LINES,
     "vllm-logprobs-oom": _NEEDS_TWO_LINES,
