@@ -37,27 +37,18 @@ OUTRANKED: dict[str, str] = {
 }
 
 # Pages with fires examples that do not fire through the pipeline alone. Strict xfail: the
-# entry must go once the page's examples are fixed (multi-line examples from its sources).
-_NEEDS_FINDING = (
-    "requires an analyzer finding (a code detector's, a curve's or the OOM numbers') that "
-    "its one-line examples cannot produce"
-)
-_NEEDS_TWO_LINES = (
-    "requires the error line and the line naming its cause (a frame, a setting); each "
-    "example is one of them"
-)
-_SUPPORTING_LINES = (
-    "some examples are supporting lines (a setting, a banner, a progress or metrics line) "
-    "that match a signature but are not the failure on their own"
+# entry must go once the page has a real multi-line example (the error with the line naming
+# its cause) from its sources; none was found for these in the stored public text.
+_ERROR_WITHOUT_CAUSE = (
+    "its examples are the cause's lines (a frame, a setting, a code line) without the OOM "
+    "they end in; no source seen shows both in one excerpt"
 )
 FIRES_MISSES: dict[str, str] = {
-    "deepspeed-zero3-gather-on-save-oom": _NEEDS_TWO_LINES,
-    "device-map-split-model-single-process-multi-gpu": "its device-mismatch example is the "
-    "generic device-mismatch page's message; the page needs its device_map evidence",
-    "from-pretrained-default-fp32-weights": _NEEDS_TWO_LINES,
-    "transformers-grad-accum-loss-scaled": _NEEDS_TWO_LINES,
-    "vllm-cuda-graph-capture-oom": _NEEDS_TWO_LINES,
-    "vllm-logprobs-oom": _NEEDS_TWO_LINES,
+    "deepspeed-zero3-gather-on-save-oom": _ERROR_WITHOUT_CAUSE,
+    "from-pretrained-default-fp32-weights": _ERROR_WITHOUT_CAUSE,
+    "vllm-logprobs-oom": _ERROR_WITHOUT_CAUSE,
+    "transformers-grad-accum-loss-scaled": "needs the accumulation setting and the scaled "
+    "loss in one example; its loss line could not be traced to a source's run",
 }
 # Pages a quiet example still makes a candidate. Strict xfail, as above.
 QUIET_MISSES: dict[str, str] = {}
