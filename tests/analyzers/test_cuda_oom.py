@@ -113,3 +113,26 @@ def test_memory_held_by_others_is_not_called_fragmentation_or_a_full_gpu(tmp_pat
         tmp_path, total=CARD, process=CARD - 5 * GIB, others=5 * GIB, tried=GIB, unallocated=GIB
     )
     assert found == {"cuda.oom.other_process"}
+
+
+# A ROCm build's message as a ComfyUI user pasted it, without the exception type
+# (https://github.com/Comfy-Org/ComfyUI/issues/9529): "HIP" for "CUDA", and no
+# "this process has ... in use" part.
+HIP_LINE = (
+    "HIP out of memory. Tried to allocate 432.00 MiB. GPU 0 has a total capacity of 15.92 GiB "
+    "of which 7.12 GiB is free. Of the allocated memory 8.08 GiB is allocated by PyTorch, and "
+    "321.96 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is "
+    "large try setting PYTORCH_HIP_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n"
+)
+
+
+def test_a_hip_oom_printed_as_a_log_line_is_read(tmp_path: Path) -> None:
+    log = tmp_path / "comfyui.log"
+    log.write_text(HIP_LINE, encoding="utf-8")
+    (oom,) = cuda_oom.analyze(collect([str(log)]))
+    assert (oom.id, oom.values["tried"], oom.values["free"], oom.values["allocated"]) == (
+        "cuda.oom",
+        0.42,
+        7.12,
+        8.08,
+    )

@@ -68,6 +68,13 @@ def test_fires_that_do_not_fire_and_quiet_that_fire(tmp_path: Path) -> None:
     assert any("quiet example" in p for p in problems)
 
 
+def test_a_multi_line_example_is_matched_line_by_line(tmp_path: Path) -> None:
+    """A `^...$` regex anchors to a line of the log, so it hits a line of a multi-line example."""
+    signatures = [{"regex": "^boom (?P<n>\\d+)$", "weight": 0.8}]
+    examples = {"fires": ["start\nboom 3\nend\n"], "quiet": ["start\nboom\n"]}
+    assert _lint_one(tmp_path, signatures=signatures, examples=examples) == []
+
+
 def test_a_finding_id_no_analyzer_declares_is_reported(tmp_path: Path) -> None:
     """A typo in a `finding:` signature (or `when`/`ruled_out_by`) would never fire."""
     signatures = [*GOOD["signatures"], {"finding": "cuda.oom.fragmentaton"}]

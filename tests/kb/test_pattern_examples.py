@@ -37,64 +37,21 @@ OUTRANKED: dict[str, str] = {
 }
 
 # Pages with fires examples that do not fire through the pipeline alone. Strict xfail: the
-# entry must go once the page's examples are fixed (multi-line examples from its sources).
-_NEEDS_FINDING = (
-    "requires an analyzer finding (a code detector's, a curve's or the OOM numbers') that "
-    "its one-line examples cannot produce"
-)
-_NEEDS_TWO_LINES = (
-    "requires the error line and the line naming its cause (a frame, a setting); each "
-    "example is one of them"
-)
-_SUPPORTING_LINES = (
-    "some examples are supporting lines (a setting, a banner, a progress or metrics line) "
-    "that match a signature but are not the failure on their own"
+# entry must go once the page has a real multi-line example (the error with the line naming
+# its cause) from its sources; none was found for these in the stored public text.
+_ERROR_WITHOUT_CAUSE = (
+    "its examples are the cause's lines (a frame, a setting, a code line) without the OOM "
+    "they end in; no source seen shows both in one excerpt"
 )
 FIRES_MISSES: dict[str, str] = {
-    "adam-beta2-too-high-loss-spikes": _NEEDS_FINDING,
-    "adam-eps-underflow-fp16-params": _NEEDS_FINDING,
-    "attention-backend-numerics": _NEEDS_FINDING,
-    "checkpoint-resume-loaded-onto-gpu": _NEEDS_TWO_LINES,
-    "collective-in-rank-zero-branch": _SUPPORTING_LINES,
-    "cpu-half-precision-matmul-slow": _SUPPORTING_LINES,
-    "cuda-oom-capacity": "the HIP example prints no 'this process has ... in use', so the "
-    "OOM analyzer counts all used memory as other processes' (cuda-oom-other-process wins)",
-    "cuda-oom-fragmentation": _NEEDS_FINDING,
-    "custom-loss-log-of-zero": _NEEDS_FINDING,
-    "deepspeed-zero3-gather-on-save-oom": _NEEDS_TWO_LINES,
-    "device-map-split-model-single-process-multi-gpu": "its device-mismatch example is the "
-    "generic device-mismatch page's message; the page needs its device_map evidence",
-    "flash-attn-softcap-no-backward-gemma2": _NEEDS_TWO_LINES,
-    "fp16-overflow-bf16-pretrained-model": _SUPPORTING_LINES,
-    "from-pretrained-default-fp32-weights": _NEEDS_TWO_LINES,
-    "grad-nan-at-nondifferentiable-point": _NEEDS_FINDING,
-    "grad-scaler-optimizer-stepped-twice": _NEEDS_FINDING,
-    "gradient-clipping-disabled-loss-spikes": _SUPPORTING_LINES,
-    "hf-eval-predictions-accumulated-on-gpu": _NEEDS_TWO_LINES,
-    "lm-logits-fp32-upcast-oom": _NEEDS_TWO_LINES,
-    "loss-accumulated-with-graph": _NEEDS_FINDING,
-    "loss-divergence-high-learning-rate": _NEEDS_FINDING,
-    "lr-decayed-to-zero-early": _SUPPORTING_LINES,
-    "metric-label-column-broadcast": _NEEDS_FINDING,
-    "nccl-p2p-consumer-gpu": _SUPPORTING_LINES,
-    "nccl-timeout-during-preprocessing": _NEEDS_TWO_LINES,
-    "optimizer-holds-replaced-model-params": _NEEDS_FINDING,
-    "optimizer-state-oom-at-step": _NEEDS_TWO_LINES,
-    "pairwise-matrix-materialized-oom": _NEEDS_FINDING,
-    "resume-optimizer-scheduler-not-restored": _SUPPORTING_LINES,
-    "standardize-zero-std-feature": _NEEDS_FINDING,
-    "transformers-grad-accum-loss-scaled": _NEEDS_TWO_LINES,
-    "vae-fp16-overflow-nan-latents": _NEEDS_TWO_LINES,
-    "vllm-cuda-graph-capture-oom": _NEEDS_TWO_LINES,
-    "vllm-logprobs-oom": _NEEDS_TWO_LINES,
+    "deepspeed-zero3-gather-on-save-oom": _ERROR_WITHOUT_CAUSE,
+    "from-pretrained-default-fp32-weights": _ERROR_WITHOUT_CAUSE,
+    "vllm-logprobs-oom": _ERROR_WITHOUT_CAUSE,
+    "transformers-grad-accum-loss-scaled": "needs the accumulation setting and the scaled "
+    "loss in one example; its loss line could not be traced to a source's run",
 }
 # Pages a quiet example still makes a candidate. Strict xfail, as above.
-QUIET_MISSES: dict[str, str] = {
-    "torch-load-weights-only": "its `exception: UnpicklingError` signature also takes "
-    "\"invalid load key, '<'\" (an HTML page saved as the checkpoint), its own quiet example",
-    "nan-inf-in-input-data": "a bare `{'loss': nan}` line makes it a low candidate through "
-    "the loss.non_finite finding",
-}
+QUIET_MISSES: dict[str, str] = {}
 
 
 @cache

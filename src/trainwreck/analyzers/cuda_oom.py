@@ -25,7 +25,9 @@ _FIELDS: dict[str, re.Pattern[str]] = {
     "reserved_unallocated": re.compile(rf"({SIZE}) is reserved by PyTorch but unallocated"),
     "reserved_total": re.compile(rf"({SIZE}) reserved in total by PyTorch"),
 }
-_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+# ROCm builds print the same message with "HIP" for "CUDA" (and no per-process line).
+_OOM_TEXT = re.compile(r"(?:CUDA|HIP) out of memory")
+_OOM = re.compile(rf"{_OOM_TEXT.pattern}|OutOfMemoryError")
 # What explains the OOM. These cut-offs are the project's judgement (no published source),
 # tested at their edges in tests/analyzers/test_cuda_oom.py.
 OTHERS_MIN_BYTES = 2 * 2**30  # held by other processes: at least 2 GiB ...
@@ -71,7 +73,7 @@ def _oom_message(evidence: Evidence) -> SourceRef | None:
     candidates += [
         SourceRef(source=line.source, line=line.line, text=line.text)
         for line in evidence.lines
-        if "CUDA out of memory" in line.text
+        if _OOM_TEXT.search(line.text)
     ]
     return max(candidates, key=lambda ref: len(_parse(ref.text)), default=None)
 

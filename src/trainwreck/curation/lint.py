@@ -36,15 +36,20 @@ def _regexes(pattern: Pattern) -> list[re.Pattern[str]]:
     return [re.compile(s.regex) for s in pattern.signatures if s.regex]
 
 
+def _matches(regexes: list[re.Pattern[str]], example: str) -> bool:
+    """Whether a regex hits a line of the example: the engine matches line by line."""
+    return any(r.search(line) for line in example.splitlines() for r in regexes)
+
+
 def _examples(pattern: Pattern) -> list[str]:
     problems = []
     regexes = _regexes(pattern)
-    for line in pattern.examples.fires:
-        if regexes and not any(r.search(line) for r in regexes):
-            problems.append(f"fires example matches no signature: {line[:80]!r}")
-    for line in pattern.examples.quiet:
-        if any(r.search(line) for r in regexes):
-            problems.append(f"quiet example matches a signature: {line[:80]!r}")
+    for example in pattern.examples.fires:
+        if regexes and not _matches(regexes, example):
+            problems.append(f"fires example matches no signature: {example[:80]!r}")
+    for example in pattern.examples.quiet:
+        if _matches(regexes, example):
+            problems.append(f"quiet example matches a signature: {example[:80]!r}")
     if not pattern.examples.cases and not pattern.examples.fires:
         problems.append("no examples: give a real case or fires lines")
     return problems

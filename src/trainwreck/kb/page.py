@@ -10,6 +10,15 @@ def _change_line(path: str, before: object, after: object, reason: str | None) -
     return f"  - `{path}`: {before if before is not None else 'current'} → {after}{why}"
 
 
+def _example_line(example: str) -> str:
+    """One line inline; a log excerpt (the error with its cause's lines) as a fenced block."""
+    if "\n" not in example.rstrip("\n"):
+        return f"- fires on: `{example.rstrip()}`"
+    fence = "````" if "```" in example else "```"  # a pasted fenced code block stays inside
+    body = "".join(f"  {line}\n" for line in example.strip("\n").splitlines())
+    return f"- fires on:\n\n  {fence}\n{body}  {fence}"
+
+
 def to_markdown(pattern: Pattern) -> str:
     """The whole page: cause, mechanism, fixes, discriminator, sources, examples."""
     lines = [
@@ -50,7 +59,7 @@ def to_markdown(pattern: Pattern) -> str:
         ]
     if pattern.examples.fires or pattern.examples.cases:
         lines += ["", "## Examples", ""] + [
-            f"- fires on: `{line}`" for line in pattern.examples.fires
+            _example_line(example) for example in pattern.examples.fires
         ]
         lines += [f"- real case: `{case}`" for case in pattern.examples.cases]
     return "\n".join(lines) + "\n"
