@@ -92,14 +92,35 @@ STOPWORDS = frozenset(
         "py",
     )
 )
+# The fixed wording torch's CUDA out-of-memory message prints in every instance, past its
+# first sentence ("Including non-PyTorch memory, ...", "reserved by PyTorch but unallocated.
+# If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=
+# expandable_segments:True to avoid fragmentation. See documentation for Memory Management",
+# and torch 2.0's "try setting max_split_size_mb"): it says an OOM happened, not which. Most
+# records keep only the message's start, so these words looked rare (1 to 6 records of 832)
+# and made any full OOM message look close to the few records that kept its end.
+BOILERPLATE = frozenset(
+    (
+        "including",
+        "unallocated",
+        "fragmentation",
+        "documentation",
+        "management",
+        "pytorch_cuda_alloc_conf",
+        "max_split_size_mb",
+        "expandable_segments",
+    )
+)
+# A web address (a documentation link in a message) varies and identifies nothing.
+_URL = re.compile(r"\bhttps?://\S+")
 MIN_WORD = 2
 
 
 def words(text: str) -> frozenset[str]:
     """The identifying words of one line of evidence."""
-    text = _DIRECTORIES.sub("", _HEX.sub(" ", text))
+    text = _DIRECTORIES.sub("", _HEX.sub(" ", _URL.sub(" ", text)))
     return frozenset(
         word
         for word in (w.lower() for w in _WORD.findall(text))
-        if len(word) >= MIN_WORD and word not in STOPWORDS
+        if len(word) >= MIN_WORD and word not in STOPWORDS and word not in BOILERPLATE
     )
