@@ -178,6 +178,9 @@ def test_an_exit_or_a_refused_value_states_its_class(
         # learned"
         ("accelerate-main-process-first-zero3-init-load-hang-3709", "hang"),  # "never gets past
         # model loading ... sit there forever"
+        # "loss ... drops for the first few dozen iterations, then jumps up and keeps growing";
+        # its "accuracy wanders" had stated a wrong output
+        ("sgd-missing-zero-grad-loss-explodes-repro", "divergence"),
     ],
 )
 def test_batch_7_descriptions_state_their_class(case: str, category: str | None) -> None:

@@ -53,6 +53,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
             r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
+            # "loss ... drops at first, then jumps up and keeps growing": the loss's own clause
+            r"\bloss\b[^.;]{0,80}?\b(?:jump(?:s|ed)? up|shoots? up|shot up|"
+            r"keeps? (?:growing|increasing|rising|going up))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
