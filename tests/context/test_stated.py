@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from trainwreck.context.stated import from_exception, from_symptoms
-from trainwreck.model import ExceptionRecord
+from trainwreck.context.stated import from_exception, from_symptoms, refined
+from trainwreck.model import ExceptionRecord, StatedClass
 
 FIRST_SIGHT = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight"
 BATCH = FIRST_SIGHT / "batch-1"
@@ -104,7 +104,8 @@ def test_batch_6_descriptions_state_their_class(case: str, category: str) -> Non
 @pytest.mark.parametrize(
     ("text", "category"),
     [
-        ("fails with ValueError: Target modules ['q_proj'] not found", "crash"),
+        # PEFT's refusal of the target_modules setting (three first-sight threads, all config)
+        ("fails with ValueError: Target modules ['q_proj'] not found", "config_error"),
         ("raises ImportError: cannot import name 'x' from 'y'", "dependency_conflict"),
         ("dies with RuntimeError: DataLoader worker is killed by signal: Killed", "oom"),
         ("ValueError: unexpected keyword argument 'foo' in the config", "config_error"),
@@ -202,3 +203,59 @@ def test_frozen_and_never_starts_state_a_hang_only_about_the_process(
 ) -> None:
     stated = from_symptoms(text)
     assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-6 (llamafactory#770): a crash whose quoted error refuses a dataset name
+        (
+            "Training crashes right away with ValueError: Undefined dataset mllm_demo in "
+            "dataset_info.json",
+            "config_error",
+        ),
+        # batch-7 (optax#694): a crash whose quoted error is an API the installed JAX lacks
+        (
+            "The notebook crashes on import with AttributeError: module 'jax.numpy' has no "
+            "attribute 'DeviceArray'",
+            "dependency_conflict",
+        ),
+        # autograd's own counter is no package version: the crash stays a crash
+        (
+            "backward crashes with RuntimeError: one of the variables needed for gradient "
+            "computation has been modified by an inplace operation: is at version 3; expected "
+            "version 2 instead",
+            "crash",
+        ),
+        # a quoted error that is itself only a crash does not change the statement
+        ("it crashes with RuntimeError: shape '[4, 8]' is invalid for input of size 30", "crash"),
+    ],
+)
+def test_a_stated_crash_is_read_as_the_kind_its_quoted_error_states(
+    text: str, category: str
+) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated
+    assert stated.words[0].startswith("crash")
+
+
+def test_a_stated_crash_takes_the_kind_the_final_exception_states() -> None:
+    said = StatedClass(category="crash", source="symptoms", words=("crashes",))
+    config = from_exception(
+        ExceptionRecord(
+            type="ValueError",
+            message="The global train batch size (7 x 1) must be evenly divisible by the number "
+            "of generations per prompt (8).",
+            source="x.log",
+            line=1,
+        )
+    )
+    assert refined(said, config) == StatedClass(
+        category="config_error", source="symptoms", words=("crashes", *config.words)
+    )
+    hang = StatedClass(category="hang", source="symptoms", words=("hangs",))
+    assert refined(hang, config) == hang  # only a crash is refined
+    crash = from_exception(
+        ExceptionRecord(type="IndexError", message="index out of range", source="x.log", line=1)
+    )
+    assert refined(said, crash) == said

@@ -11,7 +11,7 @@ from __future__ import annotations
 from trainwreck.context.frameworks import KEEP, frameworks_seen
 from trainwreck.context.hardware import hardware_of
 from trainwreck.context.phase import phase_of
-from trainwreck.context.stated import from_exception, from_symptoms
+from trainwreck.context.stated import from_exception, from_symptoms, refined
 from trainwreck.context.versions import version_changes, versions_of
 from trainwreck.model import Evidence, RunContext
 
@@ -20,9 +20,10 @@ __all__ = ["KEEP", "build"]
 
 def build(evidence: Evidence) -> RunContext:
     """The run's context: stated class, frameworks, hardware, phase, versions."""
+    logged = from_exception(evidence.final_exception)
     return RunContext(
-        stated=from_symptoms(evidence.symptoms),
-        logged=from_exception(evidence.final_exception),
+        stated=refined(from_symptoms(evidence.symptoms), logged),
+        logged=logged,
         frameworks=frameworks_seen(evidence),
         hardware=hardware_of(evidence),
         phase=phase_of(evidence),
