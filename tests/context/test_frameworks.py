@@ -100,6 +100,10 @@ def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
             "RuntimeError: Expected all tensors to be on the same device, but found at"
             " least two devices, cuda:0 and cpu!",
         ),
+        # image diffusion: the pipelines' safety checker (CatVTON#22), sd-scripts' latent check
+        ("diffusers", "Potential NSFW content was detected in one or more images."),
+        ("diffusers", "RuntimeError: NaN detected in latents: /data/train/img_0001.png"),
+        ("diffusers", "accelerate launch sdxl_train_network.py --mixed_precision fp16"),
         (
             "transformers",
             "ImportError: tokenizers>=0.22.0,<=0.23.0 is required for a normal"

@@ -66,6 +66,13 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "apex": re.compile(r"\bapex\b"),
     "triton": re.compile(r"\btriton\b|\binductor\b", re.I),
     "megatron": re.compile(r"megatron", re.I),
+    # image-diffusion pipelines, and the trainers (kohya sd-scripts) and UIs built on them
+    "diffusers": re.compile(
+        r"\bdiffusers\b|\w*Diffusion\w*Pipeline\b|(?i:stable[-_ ]?diffusion|\bsdxl)|"
+        r"UNet2DConditionModel|AutoencoderKL|\bkohya\b|sd-scripts|"
+        # the pipelines' safety checker; sd-scripts' and the web UI's checks of the VAE's output
+        r"Potential NSFW content was detected|NaN (?:detected|found) in latents|produced in VAE"
+    ),
     "tokenizers": re.compile(r"\btokenizers\b|\bTokenizer\b|tokenizer"),
     "datasets": re.compile(r"\bdatasets\b|load_dataset"),
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
@@ -94,6 +101,7 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "triton": "triton",
     "megatron-core": "megatron",
     "megatron": "megatron",
+    "diffusers": "diffusers",
     "tokenizers": "tokenizers",
     "datasets": "datasets",
     "numpy": "numpy",
@@ -124,6 +132,7 @@ FOUNDATIONS: dict[str, tuple[str, ...]] = {
         ("pytorch",),
     ),
     "megatron": ("pytorch",),
+    "diffusers": ("pytorch",),
 }
 
 

@@ -46,6 +46,7 @@ Framework = Literal[
     "tokenizers",
     "datasets",
     "megatron",
+    "diffusers",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation context for the compiled knowledge base (kb/compiled.py): its pages were
