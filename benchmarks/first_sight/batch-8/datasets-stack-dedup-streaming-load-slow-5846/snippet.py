@@ -1,0 +1,2 @@
+import datasets
+ds = datasets.load_dataset('bigcode/the-stack-dedup', streaming=True)

@@ -1,0 +1,3 @@
+from tokenizers import Tokenizer
+test = Tokenizer.from_file("tokenizer.txt")
+print(test.encode("hello world").tokens)
