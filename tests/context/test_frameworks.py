@@ -100,6 +100,12 @@ def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
             "RuntimeError: Expected all tensors to be on the same device, but found at"
             " least two devices, cuda:0 and cpu!",
         ),
+        # vLLM's Ray executor waiting on its reservation (vllm#11134)
+        (
+            "ray",
+            "Waiting for creating a placement group of specs for 10 seconds. specs=[{'GPU': 1.0}]",
+        ),
+        ("ray", "vllm serve model --distributed-executor-backend ray --tensor-parallel-size 8"),
         # image diffusion: the pipelines' safety checker (CatVTON#22), sd-scripts' latent check
         ("diffusers", "Potential NSFW content was detected in one or more images."),
         ("diffusers", "RuntimeError: NaN detected in latents: /data/train/img_0001.png"),

@@ -66,6 +66,11 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "apex": re.compile(r"\bapex\b"),
     "triton": re.compile(r"\btriton\b|\binductor\b", re.I),
     "megatron": re.compile(r"megatron", re.I),
+    # Ray (vLLM's multi-node executor, Ray Train): its name, its init, its placement groups
+    "ray": re.compile(
+        r"\bray\.init\b|\bRay(?:Worker\w*|Executor|Train)?\b|placement group|\bray status\b|"
+        r"backend\W{1,4}ray\b"
+    ),
     # image-diffusion pipelines, and the trainers (kohya sd-scripts) and UIs built on them
     "diffusers": re.compile(
         r"\bdiffusers\b|\w*Diffusion\w*Pipeline\b|(?i:stable[-_ ]?diffusion|\bsdxl)|"
@@ -102,6 +107,7 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "megatron-core": "megatron",
     "megatron": "megatron",
     "diffusers": "diffusers",
+    "ray": "ray",
     "tokenizers": "tokenizers",
     "datasets": "datasets",
     "numpy": "numpy",

@@ -47,6 +47,7 @@ Framework = Literal[
     "datasets",
     "megatron",
     "diffusers",
+    "ray",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation context for the compiled knowledge base (kb/compiled.py): its pages were
