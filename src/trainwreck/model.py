@@ -302,7 +302,8 @@ class RunContext(Frozen):
     """What kind of run failed and how, read before ranking (DESIGN.md, context model).
 
     `frameworks` maps each framework seen to where it was seen; a page for a
-    framework that is absent does not rank on a shared word alone.
+    framework that is absent does not rank on a shared word alone. `denied` holds the
+    setups the user says the run does not use (fp16, DeepSpeed, LoRA, ...).
     """
 
     stated: StatedClass | None = None
@@ -312,6 +313,7 @@ class RunContext(Frozen):
     phase: Phase | None = None
     versions: dict[str, str] = Field(default_factory=dict)
     version_changes: tuple[VersionChange, ...] = ()
+    denied: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- analysis

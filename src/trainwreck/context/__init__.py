@@ -8,6 +8,7 @@ gates and orders knowledge-base pages by it; the report shows it.
 
 from __future__ import annotations
 
+from trainwreck.context.denied import denied_setups
 from trainwreck.context.frameworks import KEEP, frameworks_seen
 from trainwreck.context.hardware import hardware_of
 from trainwreck.context.phase import phase_of
@@ -19,7 +20,8 @@ __all__ = ["KEEP", "build"]
 
 
 def build(evidence: Evidence) -> RunContext:
-    """The run's context: stated class, frameworks, hardware, phase, versions."""
+    """The run's context: stated class, frameworks, hardware, phase, versions, and the
+    setups the user says it does not use."""
     logged = from_exception(evidence.final_exception)
     return RunContext(
         stated=refined(from_symptoms(evidence.symptoms), logged),
@@ -29,4 +31,5 @@ def build(evidence: Evidence) -> RunContext:
         phase=phase_of(evidence),
         versions=versions_of(evidence),
         version_changes=version_changes(evidence),
+        denied=denied_setups(evidence.symptoms),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from trainwreck.context.denied import affirmed
 from trainwreck.engine.match import match_all
 from trainwreck.engine.rank import Candidate, order, score_candidate
 from trainwreck.kb import KnowledgeBase
@@ -21,13 +22,15 @@ def rank_candidates(
 ) -> list[Candidate]:
     """Every supported pattern, scored in the run's context and ordered best first.
 
-    A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms.
+    A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms;
+    the symptoms are searched without the setups the user says the run does not use.
     """
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
     relevance: dict[str, float] = {}
     if evidence.symptoms:
         relevance = {
-            hit.pattern.id: hit.score for hit in search(kb, evidence.symptoms, SYMPTOM_HITS)
+            hit.pattern.id: hit.score
+            for hit in search(kb, affirmed(evidence.symptoms), SYMPTOM_HITS)
         }
     found = {finding.id for finding in findings}
     candidates = [

@@ -3,9 +3,10 @@
 Two gates, both measured on first-sight cases where they decided most wrong
 top answers:
 - framework and hardware: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn, ...
-  is demoted when the evidence never shows that framework, and a page about Apple MPS or
-  a TPU when the run shows other hardware, unless a signature specific to it matched
-  (then the log itself is the evidence the framework or device was there);
+  is demoted when the evidence never shows that framework, a page about Apple MPS or
+  a TPU when the run shows other hardware, and a page whose title rests on a setup the
+  user says the run does not use ("no fp16/AMP involved"), unless a signature specific to
+  it matched (then the log itself is the evidence the framework or device was there);
 - stated class: a page outside the failure class the user's words state is
   demoted, less so for a class that often travels with it (a NaN and a loss
   spike, or the three kinds of error a traceback can end in), and less when a
@@ -17,6 +18,7 @@ top answers:
 
 from __future__ import annotations
 
+from trainwreck.context.denied import rests_on
 from trainwreck.context.frameworks import NOT_TORCH, TORCH_STACK, with_foundations, without_torch
 from trainwreck.engine.match import Match
 from trainwreck.kb.schema import Pattern
@@ -101,6 +103,10 @@ def gate_factor(
     if other_hardware(pattern, context) and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"the run shows {context.hardware}, not {', '.join(pattern.hardware)}")
+    denied = rests_on(pattern.title, context.denied)
+    if denied and not specific:
+        factor *= FRAMEWORK_ABSENT_FACTOR
+        notes.append(f"your description says the run uses no {', '.join(denied)}")
     if pattern.any_class:
         return factor, notes
     stated = context.stated

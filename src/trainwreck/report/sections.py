@@ -320,6 +320,8 @@ def context_items(context: RunContext) -> tuple[tuple[str, str], ...]:
         items.append(("Failure you describe", f"{context.stated.category} ({words})"))
     if context.frameworks:
         items.append(("Frameworks seen", ", ".join(sorted(context.frameworks))))
+    if context.denied:
+        items.append(("Not used, you say", ", ".join(context.denied)))
     if context.hardware is not None:
         items.append(("Hardware", context.hardware))
     if context.phase is not None:

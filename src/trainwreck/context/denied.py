@@ -1,0 +1,58 @@
+"""The setups the user says the run does NOT use ("there is no fp16/AMP involved").
+
+A word search reads a mention as a match: on first-sight batch-8 that denial made the
+fp16-Adam and bf16-overflow pages two of the top three candidates of a float32 run. So
+the denied setups are taken out of the text the pages are searched with, and a page
+whose title rests on a denied setup is demoted like a page for an absent framework.
+Only setups are read as denied (precision modes, distributed strategies, adapters,
+quantisation, compilers, attention kernels): "no progress" or "no output" state the
+failure and stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Each setup a user can deny, and the words that name it (in a description or a page title).
+# Not bf16: "a GPU without bf16" is why a run uses fp16, and the pages that name bf16 (a
+# bf16-trained model overflowing in fp16, bf16 refused before Ampere) are then the ones
+# that fit.
+SETUPS: dict[str, str] = {
+    "fp16": r"fp16|float16|half(?:[- ]precision)?|amp|autocast|mixed[- ]precision|grad ?scaler",
+    "deepspeed": r"deepspeed|zero-?[123]",
+    "fsdp": r"fsdp2?",
+    "ddp": r"ddp|distributed(?: training)?|multi-?gpu|multi-?node",
+    "lora": r"q?lora|peft|adapters?",
+    "quantization": r"quantization|quantisation|[48]-?bit|bitsandbytes",
+    "gradient accumulation": r"gradient accumulation",
+    "gradient checkpointing": r"gradient checkpointing",
+    "torch.compile": r"torch\.compile",
+    "flash-attention": r"flash[- ]?attention(?:[- ]?2)?|flash[-_]attn|xformers|sdpa",
+}
+_NAMES = {setup: re.compile(rf"(?i)\b(?:{words})\b") for setup, words in SETUPS.items()}
+_ANY = "|".join(SETUPS.values())
+_LIST = rf"(?:{_ANY})(?:\s*(?:/|,|\bor\b|\band\b|\bnor\b)\s*(?:{_ANY}))*"
+_DENIAL = re.compile(
+    r"(?i)\b(?:no|without|not using|not use|never used?|(?:is|are|am|was) not using|"
+    r"(?:do|does|did)(?: not|n'?t) use|(?:isn|aren|wasn)'?t using|disabled?|turned off)"
+    rf"\s+(?:any\s+|the\s+)?{_LIST}\b|"
+    rf"\b{_LIST}\s+(?:is|are|was|were)\s+(?:not (?:involved|used|enabled|on)|off|disabled)\b"
+)
+
+
+def denied_setups(symptoms: str | None) -> tuple[str, ...]:
+    """The setups the description says the run does not use, in SETUPS order."""
+    if not symptoms:
+        return ()
+    denials = " ".join(match.group(0) for match in _DENIAL.finditer(symptoms))
+    return tuple(setup for setup, name in _NAMES.items() if name.search(denials))
+
+
+def affirmed(symptoms: str) -> str:
+    """The description without the setups it denies."""
+    return _DENIAL.sub(" ", symptoms)
+
+
+def rests_on(title: str, denied: tuple[str, ...]) -> tuple[str, ...]:
+    """The denied setups a page's title names."""
+    return tuple(setup for setup in denied if _NAMES[setup].search(title))
