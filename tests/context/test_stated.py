@@ -259,3 +259,13 @@ def test_a_stated_crash_takes_the_kind_the_final_exception_states() -> None:
         ExceptionRecord(type="IndexError", message="index out of range", source="x.log", line=1)
     )
     assert refined(said, crash) == said
+
+
+def test_a_loss_that_does_not_move_is_a_divergence_before_the_accuracy_it_drags() -> None:
+    # batch-8 reproduction: "training loss and validation accuracy don't move at all ...
+    # near chance" had read as a wrong output ("don't" was not a negation the rule knew)
+    stated = from_symptoms(
+        "After the first epoch the training loss and validation accuracy don't move at all"
+        " (loss 2.2390, val_acc 0.2895, near chance for 10 classes)."
+    )
+    assert stated is not None and stated.category == "divergence", stated

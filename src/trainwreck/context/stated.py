@@ -50,9 +50,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
             r"(?:stays?|remains?) (?:exactly |at |around )?\d|"
-            r"(?:does ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
+            r"(?:do(?:es)? ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
             r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
-            r"\bdiverg\w*|(?:does ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
+            r"\bdiverg\w*|"
+            r"(?:do(?:es)? ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
             # "loss ... drops at first, then jumps up and keeps growing": the loss's own clause
             r"\bloss\b[^.;]{0,80}?\b(?:jump(?:s|ed)? up|shoots? up|shot up|"
             r"keeps? (?:growing|increasing|rising|going up))|"
