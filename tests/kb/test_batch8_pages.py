@@ -1,0 +1,17 @@
+"""Pages written during batch-8's development, each checked on the first-sight case that
+showed the mechanism had no page (benchmarks/first_sight/batch-8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trainwreck.curation.cases import diagnose_folder
+
+BATCH_8 = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-8"
+
+
+def test_a_view_after_transpose_in_attention_gets_the_contiguity_page_at_high() -> None:
+    # judged wrong at a574aaf: a dtype-mismatch page led on the word "attention"
+    report = diagnose_folder(BATCH_8 / "pytorch-char-gpt-attention-runtimeerror-repro")
+    top = report.hypotheses[0]
+    assert (top.id, top.confidence) == ("view-on-non-contiguous-tensor", "high")
