@@ -34,7 +34,16 @@ from trainwreck.cases.records import BUNDLED, CaseRecord, dump_records, is_web, 
 from trainwreck.redact import redact
 
 ROOT = Path(__file__).resolve().parent.parent
-MEASURED_BATCHES = ("batch-1", "batch-2", "batch-3", "batch-4", "batch-5", "batch-6", "batch-7")
+MEASURED_BATCHES = (
+    "batch-1",
+    "batch-2",
+    "batch-3",
+    "batch-4",
+    "batch-5",
+    "batch-6",
+    "batch-7",
+    "batch-8",
+)
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
 FILED_DIR = ROOT / "cases"  # filed*.yaml, one file per writer
