@@ -148,3 +148,14 @@ def test_lm_eval_with_the_hf_model_type_is_a_transformers_run() -> None:
     )
     context = build(collect([str(folder / "train.log")]))
     assert "transformers" in context.frameworks
+
+
+def test_the_empty_backend_sections_of_an_accelerate_config_name_no_framework() -> None:
+    # accelerate's default_config.yaml (diffusers#2606, first-sight batch-8): every backend's
+    # section is written, empty when unused; MULTI_GPU with "megatron_lm_config: {}" is no
+    # Megatron run and "deepspeed_config: {}" no DeepSpeed one
+    config = "distributed_type: MULTI_GPU\ndeepspeed_config: {}\nmegatron_lm_config: {}"
+    context = build(collect([], symptoms=config))
+    assert not {"deepspeed", "megatron"} & set(context.frameworks)
+    used = build(collect([], symptoms="deepspeed_config:\n  zero_stage: 2"))
+    assert "deepspeed" in used.frameworks

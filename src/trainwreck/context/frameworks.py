@@ -162,9 +162,14 @@ KEEP: tuple[str, ...] = (
 )
 
 
+# accelerate's config file lists every backend's section, empty when it is not used
+# ("deepspeed_config: {}", "megatron_lm_config: {}"): an empty section names no framework.
+_EMPTY_SECTION = re.compile(r"\b(?:deepspeed|megatron_lm|fsdp)_config\s*[:=]\s*\{\s*\}")
+
+
 def _first_mention(texts: Sequence[tuple[str, str]], found: dict[str, str]) -> None:
     """Record, for each framework not yet found, the first text that names it."""
-    searched = Texts([text for _, text in texts])
+    searched = Texts([_EMPTY_SECTION.sub(" ", text) for _, text in texts])
     for framework, words in FRAMEWORK_WORDS.items():
         if framework not in found and (index := searched.first(words)) is not None:
             found[framework] = texts[index][0]
