@@ -238,7 +238,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
 
 
 # A crash is what the user sees; a refused setting or a package mismatch is what kind of crash
-# it was. On the first-sight batches, 30 of the 56 tops outside the class users stated were
+# it was. On the first-sight batches, 35 of the 56 tops outside the class users stated were
 # such a refinement of a stated crash (the quoted error was a refused flag, a removed API).
 CRASH_KINDS: frozenset[Category] = frozenset({"config_error", "dependency_conflict"})
 

@@ -15,19 +15,15 @@ import ast
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import method_calls, optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, last
+from trainwreck.analyzers.code.tree import Hit, Tree, last
 
 # torch.nn.utils' two clips, and the same under accelerate and Lightning's manual optimization.
 _CLIPS = frozenset({"clip_grad_norm_", "clip_grad_value_", "clip_grad_norm", "clip_gradients"})
 
 
-def _clips(node: ast.AST) -> list[ast.Call]:
-    return [call for call in calls(node) if last(call) in _CLIPS]
-
-
 def _find(tree: Tree) -> list[Hit]:
     hits = []
-    for clip in _clips(tree.root):
+    for clip in (call for call in tree.calls if last(call) in _CLIPS):
         loops = tree.loops(clip)
         if not loops:
             continue

@@ -14,7 +14,7 @@ import ast
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number, receiver
 
 # A period (step_size, largest milestone, T_max) this small counts epochs: the scheduler docs'
 # examples use 30 and 80 over 100 epochs, while per-step schedules count thousands of steps.
@@ -55,7 +55,7 @@ def _epoch_scaled(call: ast.Call) -> bool:
 def _schedulers(tree: Tree) -> dict[str, ast.Call]:
     """Each name bound to an epoch-scaled scheduler, with its construction."""
     found = {}
-    for node in ast.walk(tree.root):
+    for node in tree.nodes:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
         if last(node.value) in _PERIODS and _epoch_scaled(node.value):
@@ -69,9 +69,7 @@ def _find(tree: Tree) -> list[Hit]:
     schedulers = _schedulers(tree)
     hits = []
     for call in tree.methods("step"):
-        built = schedulers.get(
-            dotted(call.func.value) if isinstance(call.func, ast.Attribute) else ""
-        )
+        built = schedulers.get(receiver(call))
         loops = tree.loops(call)
         if built is None or len(loops) < 2 or not optimizer_steps(loops[0]):
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, receiver
 
 # multiprocessing's queues, also from a context (`ctx.Queue()`); a bare `Queue()` only in code
 # that imports multiprocessing (queue.Queue serves threads, which share memory: nothing to flush).
@@ -26,7 +26,7 @@ def _queues(tree: Tree) -> set[str]:
     kinds = _MP_QUEUE | (_BARE_QUEUE if "multiprocessing" in tree.source else frozenset())
     return {
         name
-        for node in ast.walk(tree.root)
+        for node in tree.nodes
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
         and dotted(node.value.func) in kinds
@@ -35,17 +35,15 @@ def _queues(tree: Tree) -> set[str]:
     }
 
 
-def _gets(scope: ast.AST, queues: set[str]) -> list[ast.Call]:
-    """`q.get()` calls on those queues under `scope`, in source order."""
-    found = [
+def _first_get(tree: Tree, join: ast.Call, queues: set[str]) -> ast.Call | None:
+    """The first `q.get()` on those queues in the function that holds the join."""
+    scope = tree.function(join)
+    gets = [
         call
-        for call in ast.walk(scope)
-        if isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Attribute)
-        and last(call) == "get"
-        and dotted(call.func.value) in queues
+        for call in tree.methods("get")
+        if receiver(call) in queues and tree.function(call) is scope
     ]
-    return sorted(found, key=lambda call: call.lineno)
+    return min(gets, key=lambda call: call.lineno, default=None)
 
 
 def _find(tree: Tree) -> list[Hit]:
@@ -56,9 +54,9 @@ def _find(tree: Tree) -> list[Hit]:
     for join in tree.methods("join"):
         if join.args or join.keywords:
             continue  # str.join(parts), os.path.join(...), a join with a timeout
-        gets = _gets(tree.function(join) or tree.root, queues)
-        if gets and gets[0].lineno > join.lineno:
-            hits.append(tree.hit(join, join=ast.unparse(join), get=ast.unparse(gets[0])))
+        get = _first_get(tree, join, queues)
+        if get is not None and get.lineno > join.lineno:
+            hits.append(tree.hit(join, join=ast.unparse(join), get=ast.unparse(get)))
     return hits
 
 

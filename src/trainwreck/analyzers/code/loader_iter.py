@@ -13,7 +13,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted
 
 # What a DataLoader is called in user code: `train_loader`, `dataloader`, `val_dl`, `self.loader`.
 _LOADER_NAME = re.compile(r"(?i)loader|(?:^|[._])dl$")
@@ -35,7 +35,7 @@ def _fresh_iterator(call: ast.Call) -> str | None:
 def _find(tree: Tree) -> list[Hit]:
     return [
         tree.hit(call, loader=loader)
-        for call in calls(tree.root)
+        for call in tree.calls
         if (loader := _fresh_iterator(call)) is not None and tree.loops(call)
     ]
 
