@@ -152,3 +152,19 @@ def test_family_level_evidence_without_a_specific_signature_is_a_guess() -> None
     assert candidate is not None and candidate.strength >= 0.5
     level, why = calibrate(candidate, None)
     assert level == "low" and why.startswith("a guess")
+
+
+def test_a_catch_all_page_whose_finding_names_what_differs_stops_at_medium() -> None:
+    """batch-8's aipparel-inference-state-dict-size-mismatch-15: the checkpoint-size page's
+    vocabulary finding said which tensors differ; the cause (a wrong checkpoint file) was
+    not what the page's title says, and the answer was High."""
+    generic = _pattern("family").model_copy(update={"generic": True})
+    ref = SourceRef(source="train.log", line=1, text="boom")
+    hits = (
+        Hit(Signature(regex="boom", weight=0.9), ref),
+        Hit(Signature(finding="checkpoint.vocabulary", weight=0.6), ref),
+    )
+    candidate = score_candidate(generic, Match(generic, hits), 0.0, Evidence())
+    assert candidate is not None and candidate.names_cause and candidate.strength >= 0.8
+    level, why = calibrate(candidate, None)
+    assert level == "medium" and "failure family" in why

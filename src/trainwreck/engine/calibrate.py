@@ -2,7 +2,8 @@
 
 High   the page's own log signature matched (a specific one, weight >= 0.8; a code
        finding alone shows the code can fail so, not that this run did), the
-       evidence strength is >= HIGH_STRENGTH, the page is not a catch-all, its
+       evidence strength is >= HIGH_STRENGTH, the page is not a catch-all (not even
+       when a finding names what differs: the family page says what, not why), its
        mechanism depends on nothing unseen, the run's context does not argue
        against it, and no other page fits almost as well.
 Medium the page's own specific signature matched, with evidence strength
@@ -44,7 +45,7 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
     if candidate.pattern.conditional:
         reasons.append("the mechanism depends on something the logs do not show")
     catch_all = candidate.pattern.generic and not candidate.names_cause
-    if catch_all:
+    if candidate.pattern.generic:
         reasons.append("it names the failure family, not one cause")
     if not candidate.specific:
         reasons.append("no signature unique to this cause matched")

@@ -12,6 +12,24 @@ from trainwreck.model import Evidence, Finding, RunContext
 # Pages the symptom search returns; enough that the stated class has pages among them
 # after the context gates demote the others.
 SYMPTOM_HITS = 20
+# When the user states a class, its best-matching pages join the search's hits even
+# when other classes' pages outscore them on shared words: without one, the gate has no
+# page of the stated class to put first.
+STATED_CLASS_HITS = 3
+# How deep the search looks for them (the KB has under 400 pages).
+STATED_CLASS_DEPTH = 200
+
+
+def _symptom_relevance(
+    kb: KnowledgeBase, evidence: Evidence, context: RunContext
+) -> dict[str, float]:
+    """Pages the symptoms retrieve, with the stated class's best ones among them."""
+    if not evidence.symptoms:
+        return {}
+    hits = search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
+    stated = context.stated.category if context.stated else None
+    in_class = [hit for hit in hits if hit.pattern.category == stated][:STATED_CLASS_HITS]
+    return {hit.pattern.id: hit.score for hit in (*hits[:SYMPTOM_HITS], *in_class)}
 
 
 def rank_candidates(
@@ -26,12 +44,7 @@ def rank_candidates(
     the symptoms are searched without the setups the user says the run does not use.
     """
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
-    relevance: dict[str, float] = {}
-    if evidence.symptoms:
-        relevance = {
-            hit.pattern.id: hit.score
-            for hit in search(kb, affirmed(evidence.symptoms), SYMPTOM_HITS)
-        }
+    relevance = _symptom_relevance(kb, evidence, context)
     found = {finding.id for finding in findings}
     candidates = [
         score_candidate(
