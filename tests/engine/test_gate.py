@@ -83,6 +83,17 @@ def test_a_page_for_any_class_is_never_off_class() -> None:
     assert gate_factor(page, None, RunContext(stated=_stated("hang")))[0] == 1.0
 
 
+def test_a_page_is_not_off_class_for_a_class_its_mechanism_is_seen_as() -> None:
+    """batch-2 mvadapter#14, batch-4 catvton#22, batch-5 instantstyle#2: "black images"
+    state a wrong output, and the fp16 VAE page (a NaN mechanism) lost to the gate."""
+    page = _page("vae-fp16-overflow-nan-latents")
+    assert page.category == "nan_inf" and "wrong_output" in page.seen_as
+    black = RunContext(stated=_stated("wrong_output"), frameworks={"diffusers": "train.log"})
+    hang = RunContext(stated=_stated("hang"), frameworks={"diffusers": "train.log"})
+    assert gate_factor(page, _match(page, 0.5), black)[0] == 1.0
+    assert gate_factor(page, _match(page, 0.5), hang)[0] == OFF_CLASS_FACTOR
+
+
 def test_a_strong_code_finding_is_as_specific_as_the_error_message() -> None:
     page = _page("loss-accumulated-with-graph")
     code = Match(page, (Hit(Signature(finding="code.loss_accumulated_live", weight=0.8), REF),))

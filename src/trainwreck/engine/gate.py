@@ -110,8 +110,9 @@ def gate_factor(
     if pattern.any_class:
         return factor, notes
     stated = context.stated
-    if stated is not None and pattern.category != stated.category:
-        if related(pattern.category, stated.category):
+    seen_as = (pattern.category, *pattern.seen_as)
+    if stated is not None and stated.category not in seen_as:
+        if any(related(kind, stated.category) for kind in seen_as):
             factor *= RELATED_CLASS_FACTOR
         else:
             # a code finding shows the code could fail this way, not that this run did:
@@ -121,7 +122,11 @@ def gate_factor(
             words = ", ".join(f'"{word}"' for word in stated.words[:3])
             notes.append(f"your description states {stated.category} ({words})")
     logged = context.logged
-    if stated is None and logged is not None and not related(pattern.category, logged.category):
+    if (
+        stated is None
+        and logged is not None
+        and not any(related(kind, logged.category) for kind in seen_as)
+    ):
         factor *= OFF_LOGGED_CLASS_FACTOR
         notes.append(f"the run ended in {logged.category} ({logged.words[0][:60]})")
     return factor, notes

@@ -21,9 +21,12 @@ CONTEXT_WEIGHT = 0.25
 
 
 def category_of(pattern: Pattern, context: RunContext) -> Category:
-    """The page's class; a page for any class takes the class the run states."""
+    """The page's class; a page for any class, or seen as the class the run states,
+    takes that class."""
     stated = context.stated or context.logged
-    return stated.category if pattern.any_class and stated is not None else pattern.category
+    if stated is not None and (pattern.any_class or stated.category in pattern.seen_as):
+        return stated.category
+    return pattern.category
 
 
 def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> list[Candidate]:

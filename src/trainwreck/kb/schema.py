@@ -195,6 +195,9 @@ class Pattern(Strict):
     # The page applies to whatever failure class the run states (a release regression can
     # slow, break or NaN a run); `category` is its class when the run states none.
     any_class: bool = False
+    # Other classes users report for the same mechanism (NaN latents decode to black images:
+    # a wrong output to the user); a run stating one of them is not off-class for the page.
+    seen_as: tuple[Category, ...] = ()
     frameworks: tuple[Framework, ...]
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.
