@@ -61,7 +61,10 @@ def test_a_plain_python_page_applies_to_a_jax_only_run() -> None:
     jax_run = RunContext(frameworks={"jax": "installed: jax 0.3.25"})
     assert gate_factor(page, _match(page, 0.4), jax_run) == (1.0, [])
     folder = BATCH_6 / "flax-070-colab-tpu-old-jax-0325-pytree-keys-3239"
-    assert diagnose_folder(folder).hypotheses[0].id == "api-missing-in-installed-release"
+    ranked = [h.id for h in diagnose_folder(folder).hypotheses]
+    # the JAX page for the same mechanism (a library of another JAX era) leads, and the
+    # plain-Python page it refines follows it, above the JAX tracer page
+    assert ranked[:2] == ["jax-ecosystem-removed-api", "api-missing-in-installed-release"]
 
 
 def test_a_page_outside_the_stated_class_needs_a_specific_signature() -> None:
