@@ -20,4 +20,3 @@ def test_a_stated_hang_gets_a_hang_page_at_the_top() -> None:
     assert diagnosis.context.stated is not None
     assert diagnosis.context.stated.category == "hang"
     assert diagnosis.hypotheses[0].category == "hang"
-
