@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from trainwreck.cases.normalize import words
+from trainwreck.curation.cases import diagnose_folder
+
+FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
 
 
 def test_numbers_paths_and_addresses_are_dropped_names_kept() -> None:
@@ -40,3 +44,18 @@ def test_a_long_run_without_a_slash_is_read_in_linear_time() -> None:
     assert words("x" * 200_000 + " CUDA") == {"x" * 200_000, "cuda"}
     assert time.perf_counter() - started < 2
     assert words(r"at C:\Users\me\train.py, /opt/x/yy.py") == {"train", "yy"}
+
+
+def test_torchruns_failed_worker_summary_identifies_nothing() -> None:
+    """batch-9 r2-pytorch-torchrun-fails-at-start-repro: a DataLoader refusing shuffle with
+    a DistributedSampler recalled an fp16-NaN record (similarity 0.64) on the summary line
+    torchrun prints for any failed worker; what is left of that line names no failure."""
+    summary = (
+        "E1030 11:42:16.325000 140014536193856 torch/distributed/elastic/multiprocessing/"
+        "api.py:833] failed (exitcode: 1) local_rank: 0 (pid: 155690) of binary: "
+        "/data/envs/vae/bin/python3.10"
+    )
+    assert not words(summary) & {"exitcode", "local_rank", "binary", "pid"}
+    folder = FIRST_SIGHT / "batch-9" / "r2-pytorch-torchrun-fails-at-start-repro"
+    diagnosis = diagnose_folder(folder)
+    assert "mar-fp16-autocast-nan-69" not in {case.id for case in diagnosis.similar_cases}

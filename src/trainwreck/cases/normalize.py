@@ -99,8 +99,17 @@ STOPWORDS = frozenset(
 # and torch 2.0's "try setting max_split_size_mb"): it says an OOM happened, not which. Most
 # records keep only the message's start, so these words looked rare (1 to 6 records of 832)
 # and made any full OOM message look close to the few records that kept its end.
+# The same holds for the summary torchrun's elastic agent prints for any failed worker
+# ("api.py:833] failed (exitcode: 1) local_rank: 0 (pid: 155690) of binary: .../python3",
+# "error_file: <N/A>"): it says a worker exited, not why, yet 1 to 3 records of 880 kept it,
+# and a batch-9 torchrun config refusal recalled a fp16 NaN record on it (similarity 0.64).
 BOILERPLATE = frozenset(
     (
+        "exitcode",
+        "local_rank",
+        "binary",
+        "error_file",
+        "pid",
         "including",
         "unallocated",
         "fragmentation",
