@@ -43,6 +43,7 @@ MEASURED_BATCHES = (
     "batch-6",
     "batch-7",
     "batch-8",
+    "batch-9",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
