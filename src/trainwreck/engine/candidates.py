@@ -28,7 +28,7 @@ def _symptom_relevance(
         return {}
     hits = search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
     stated = context.stated.category if context.stated else None
-    in_class = [hit for hit in hits if hit.pattern.category == stated][:STATED_CLASS_HITS]
+    in_class = [hit for hit in hits if stated in hit.pattern.classes][:STATED_CLASS_HITS]
     return {hit.pattern.id: hit.score for hit in (*hits[:SYMPTOM_HITS], *in_class)}
 
 

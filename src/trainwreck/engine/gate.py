@@ -110,9 +110,8 @@ def gate_factor(
     if pattern.any_class:
         return factor, notes
     stated = context.stated
-    seen_as = (pattern.category, *pattern.seen_as)
-    if stated is not None and stated.category not in seen_as:
-        if any(related(kind, stated.category) for kind in seen_as):
+    if stated is not None and stated.category not in pattern.classes:
+        if any(related(kind, stated.category) for kind in pattern.classes):
             factor *= RELATED_CLASS_FACTOR
         else:
             # a code finding shows the code could fail this way, not that this run did:
@@ -125,7 +124,7 @@ def gate_factor(
     if (
         stated is None
         and logged is not None
-        and not any(related(kind, logged.category) for kind in seen_as)
+        and not any(related(kind, logged.category) for kind in pattern.classes)
     ):
         factor *= OFF_LOGGED_CLASS_FACTOR
         notes.append(f"the run ended in {logged.category} ({logged.words[0][:60]})")

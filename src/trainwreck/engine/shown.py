@@ -24,7 +24,7 @@ def category_of(pattern: Pattern, context: RunContext) -> Category:
     """The page's class; a page for any class, or seen as the class the run states,
     takes that class."""
     stated = context.stated or context.logged
-    if stated is not None and (pattern.any_class or stated.category in pattern.seen_as):
+    if stated is not None and (pattern.any_class or stated.category in pattern.classes):
         return stated.category
     return pattern.category
 

@@ -199,6 +199,12 @@ class Pattern(Strict):
     # a wrong output to the user); a run stating one of them is not off-class for the page.
     seen_as: tuple[Category, ...] = ()
     frameworks: tuple[Framework, ...]
+
+    @property
+    def classes(self) -> tuple[Category, ...]:
+        """The failure classes a run may state for this page: its own and `seen_as`."""
+        return (self.category, *self.seen_as)
+
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.
     requires: tuple[Framework, ...] = ()
