@@ -269,3 +269,41 @@ def test_a_loss_that_does_not_move_is_a_divergence_before_the_accuracy_it_drags(
         " (loss 2.2390, val_acc 0.2895, near chance for 10 classes)."
     )
     assert stated is not None and stated.category == "divergence", stated
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # batch-9 descriptions the reader got wrong when the batch was measured at 1e00051
+        ("r1-pytorch-lstm-har-loss-stuck-repro", "divergence"),  # "the loss drops ... and
+        # then gets stuck around 0.84" had read as a hang
+        ("r4-pytorch-tf-port-mlp-loss-stuck-near-chance-repro", "divergence"),  # "loss sits at"
+        ("r1-pytorch-classifier-loss-plateau-repro", "divergence"),  # "the loss hardly moves"
+        ("r3-transformers-ner-token-accuracy-stuck-low-repro", "wrong_output"),  # a metric
+        # named eval_token_accuracy is stuck, not the process
+        ("r2-pytorch-intent-training-stuck-after-epoch1-repro", "hang"),  # "never gets any
+        # further"; its expected "eval accuracy line" had read as a wrong output
+        ("r4-pytorch-iter-training-stuck-at-validation-repro", "hang"),  # "nothing ever happens"
+        ("r2-pytorch-two-stage-finetune-resume-valueerror-repro", "crash"),  # "with the backbone
+        # frozen" is a setup; "dies ... with a ValueError"
+        ("r2-pytorch-lora-finetune-backward-runtimeerror-repro", "crash"),  # "the rest of the
+        # model is frozen"
+        ("r2-transformers-trainer-args-valueerror-at-start-repro", "crash"),  # "halved when
+        # training stalls" describes the scheduler the user chose
+        ("c6-unsloth-gemma4-merged-eos-no-stop-5386", "wrong_output"),  # "responses never end"
+        ("c1-apex-fp16-optimizer-no-speedup-153", "slow_throughput"),  # "not faster at all"
+    ],
+)
+def test_batch_9_descriptions_state_their_class(case: str, category: str) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-9"))
+    assert stated is not None and stated.category == category, stated
+
+
+def test_a_worker_killed_for_memory_is_the_oom_kind_of_crash() -> None:
+    # batch-4 (rlvigen): "the training sometimes dies with RuntimeError: DataLoader worker
+    # (pid 22358) is killed by signal: Killed" is an OOM, not a generic crash
+    stated = from_symptoms(
+        "the training sometimes dies with RuntimeError: DataLoader worker (pid 22358) is killed "
+        "by signal: Killed"
+    )
+    assert stated is not None and stated.category == "oom", stated

@@ -50,13 +50,19 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
             r"(?:stays?|remains?) (?:exactly |at |around )?\d|"
-            r"(?:do(?:es)? ?n[o']t|did ?n[o']t|is not|isn'?t|not) (?:\w+ )?"
-            r"(?:decreas\w*|go(?:ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
+            r"(?:do(?:es)? ?n[o']t|did ?n[o']t|is not|isn'?t|not|never) (?:\w+ )?"
+            r"(?:decreas\w*|go(?:es|ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|"
             r"(?:do(?:es)? ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
-            # "loss ... drops at first, then jumps up and keeps growing": the loss's own clause
-            r"\bloss\b[^.;]{0,80}?\b(?:jump(?:s|ed)? up|shoots? up|shot up|"
-            r"keeps? (?:growing|increasing|rising|going up))|"
+            # "loss ... drops at first, then jumps up and keeps growing", "the loss drops for four
+            # epochs and then gets stuck around 0.85": the loss's own clause, up to a "but" or a
+            # metric ("loss drops to 0.001 but token accuracy is stuck" is about the metric)
+            r"(?:\b|_)loss\b(?:(?!\bbut\b|accuracy|\bacc\b)[^.;]){0,80}?\b(?:"
+            r"jump(?:s|ed)? up|shoots? up|shot up|rises|climbs|"
+            r"keeps? (?:growing|increasing|rising|going up)|"
+            r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
+            r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
+            r"sits? (?:at|around))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
@@ -67,8 +73,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "wrong_output",
         re.compile(
-            r"\b(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|scores?)"
-            r" (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck"
+            r"(?:\b|_)(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|"
+            r"scores?) (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck|"
+            # a generation that "never ends" is a missing stop token, not a process that hangs
+            r"(?:responses?|outputs?|generations?|answers?|completions?) (?:\w+ ){0,2}"
+            r"never (?:end|stop|finish)\w*|keeps? generating"
         ),
     ),
     (
@@ -82,7 +91,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
             r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
-            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)"
+            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)|"
+            r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)"
         ),
     ),
     (
@@ -95,6 +105,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
+            r"(?:images?|img|examples?|sequences?)/s(?:ec)?\b|not (?:\w+ )?faster|"
+            r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
             r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)"
@@ -149,7 +161,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "crash",
         re.compile(
             r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\baborts?\b|\baborted\b|"
-            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b"
+            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b|\bdie[sd]\b"
         ),
     ),
 )
@@ -206,6 +218,15 @@ _DENIED = re.compile(
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b"
 )
 
+# A setting described, not a symptom: "the rest of the model is frozen", "halve the learning
+# rate when training stalls" (a plateau scheduler the user chose). Masked with the denials.
+_DESCRIBED_SETTING = re.compile(
+    r"\b(?:backbone|layers?|weights?|encoder|parameters?|params|base|model|embeddings?|"
+    r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
+    r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
+    r"(?:stalls|plateaus|stops improving)\b"
+)
+
 
 # "Training never starts" beside a reported error is that error's consequence, not a hang.
 _ERROR_REPORTED = re.compile(r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fails? with)")
@@ -221,6 +242,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
     if not symptoms:
         return None
     text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
+    text = _DESCRIBED_SETTING.sub(" ", text)
     if _ERROR_REPORTED.search(text):
         text = _NEVER_STARTS.sub(" ", text)
     found: list[tuple[Category, tuple[str, ...]]] = []
@@ -240,7 +262,8 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
 # A crash is what the user sees; a refused setting or a package mismatch is what kind of crash
 # it was. On the first-sight batches, 35 of the 56 tops outside the class users stated were
 # such a refinement of a stated crash (the quoted error was a refused flag, a removed API).
-CRASH_KINDS: frozenset[Category] = frozenset({"config_error", "dependency_conflict"})
+# A worker "dies with ... killed by signal: Killed" was killed for memory: an OOM.
+CRASH_KINDS: frozenset[Category] = frozenset({"config_error", "dependency_conflict", "oom"})
 
 
 def refined(stated: StatedClass | None, error: StatedClass | None) -> StatedClass | None:
