@@ -28,6 +28,7 @@ from trainwreck.analyzers import (
     memory_budget,
     nccl,
     process,
+    refusal,
     shapes,
     strategies,
     version_change,
@@ -70,6 +71,7 @@ MODULES: tuple[AnalyzerModule, ...] = (
     vocabulary,
     version_change,
     api_drift,
+    refusal,
     fsdp_wrap,
     code,
 )

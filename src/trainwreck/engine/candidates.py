@@ -26,7 +26,11 @@ def _symptom_relevance(
     """Pages the symptoms retrieve, with the stated class's best ones among them."""
     if not evidence.symptoms:
         return {}
-    hits = search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
+    hits = [
+        hit
+        for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
+        if not hit.pattern.speaks_through_finding
+    ]
     stated = context.stated.category if context.stated else None
     in_class = [hit for hit in hits if stated in hit.pattern.classes][:STATED_CLASS_HITS]
     return {hit.pattern.id: hit.score for hit in (*hits[:SYMPTOM_HITS], *in_class)}

@@ -138,13 +138,13 @@ Item = TypeVar("Item")
 def tied_order(
     items: Sequence[Item],
     score: Callable[[Item], float],
-    cost: Callable[[Item], int],
+    in_tie: Callable[[Item], tuple[int, ...]],
     name: Callable[[Item], str],
 ) -> list[tuple[Item, float]]:
     """Items best first with the score each shows: a tie shows its leader's score.
 
-    A tie is a run of items within `TIE` of the run's leader; inside it the
-    cheaper discriminating check goes first, then the name.
+    A tie is a run of items within `TIE` of the run's leader; inside it `in_tie`
+    orders them (the cheaper discriminating check first), then the name.
     """
     by_score = sorted(items, key=lambda item: (-score(item), name(item)))
     ordered: list[tuple[Item, float]] = []
@@ -154,18 +154,19 @@ def tied_order(
         end = start
         while end < len(by_score) and leader - score(by_score[end]) <= TIE:
             end += 1
-        group = sorted(by_score[start:end], key=lambda item: (cost(item), name(item)))
+        group = sorted(by_score[start:end], key=lambda item: (in_tie(item), name(item)))
         ordered.extend((item, leader) for item in group)
         start = end
     return ordered
 
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first, ties shown with one score and led by the cheaper check."""
+    """Best first, ties shown with one score and led by a specific page, then the cheaper
+    check (a catch-all page names no cause a tied specific page could not)."""
     ranked = tied_order(
         yield_to_specific(candidates),
         score=lambda c: c.score,
-        cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
+        in_tie=lambda c: (c.pattern.generic, COST_ORDER[c.pattern.discriminator_cost]),
         name=lambda c: c.pattern.id,
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]

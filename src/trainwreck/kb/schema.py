@@ -205,6 +205,13 @@ class Pattern(Strict):
         """The failure classes a run may state for this page: its own and `seen_as`."""
         return (self.category, *self.seen_as)
 
+    @property
+    def speaks_through_finding(self) -> bool:
+        """The page's cause is what its required finding established, its title filled from
+        the finding's values ("{library} refused ..."): words alone cannot retrieve it."""
+        required = [sig for sig in self.signatures if sig.required]
+        return bool(required) and all(sig.finding for sig in required) and "{" in self.title
+
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.
     requires: tuple[Framework, ...] = ()
