@@ -33,7 +33,7 @@ _REFUSAL = re.compile(
     r"\bonly (?:be )?(?:supported|works?|makes sense|available|compatible|allowed|valid)\b|"
     r"\b(?:is|are) not (?:supported|compatible|allowed|valid)\b|\bincompatible with\b|"
     r"\bshould (?:be|not be|only be) (?:set|one of|used|divisible|less|greater|at least)\b|"
-    r"\bplease (?:set|use|specify|pass|provide|make sure)\b|\byou (?:need|must|should|have) to\b|"
+    r"\bplease (?:set|use|specify|pass|provide)\b|\byou (?:need|must|should|have) to\b|"
     r"\bnot allowed\b|\binvalid (?:value|argument|option|choice|combination)\b"
 )
 # Data that reached a kernel, not a setting: shapes, sizes, devices, dtypes.

@@ -161,12 +161,15 @@ def tied_order(
 
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first, ties shown with one score and led by a specific page, then the cheaper
-    check (a catch-all page names no cause a tied specific page could not)."""
+    """Best first, ties shown with one score and led by a specific page before a catch-all
+    (which names no cause the tied specific page could not), then by the cheaper check."""
     ranked = tied_order(
         yield_to_specific(candidates),
         score=lambda c: c.score,
-        in_tie=lambda c: (c.pattern.generic, COST_ORDER[c.pattern.discriminator_cost]),
+        in_tie=lambda c: (
+            c.pattern.generic,
+            COST_ORDER[c.pattern.discriminator_cost],
+        ),
         name=lambda c: c.pattern.id,
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]
