@@ -44,6 +44,7 @@ MEASURED_BATCHES = (
     "batch-7",
     "batch-8",
     "batch-9",
+    "batch-10",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

@@ -6,6 +6,7 @@ from code_helpers import BATCH_1, ROOT, file_findings, fires
 
 ID = "code.grad_through_singular_point"
 BATCH_2 = ROOT / "benchmarks" / "first_sight" / "batch-2"
+BATCH_9 = ROOT / "benchmarks" / "first_sight" / "batch-9"
 
 
 def test_fires_on_the_squared_norm_of_the_batch_1_jax_report() -> None:
@@ -21,6 +22,14 @@ def test_fires_on_sqrt_in_the_untaken_branch_of_the_batch_2_jax_report() -> None
 def test_fires_on_torch_where_with_a_sqrt_branch() -> None:
     assert fires("y = torch.where(m, x.sqrt(), 0.0)\ny.sum().backward()", ID)
     assert fires("loss = torch.where(d > 0, torch.log(d), d).sum()\nloss.backward()", ID)
+
+
+def test_fires_on_an_exp_that_overflows_in_the_untaken_branch() -> None:
+    # batch-9 thread pytorch#68425, judged family at 1e00051: exp(100) is inf in float32, and
+    # where's zero cotangent times that inf is NaN
+    finding = file_findings(BATCH_9 / "c6-pytorch-where-exp-overflow-grad-nan-68425" / "train.py")
+    assert finding[ID].values["branch"] == "torch.exp(a)"
+    assert not fires("y = torch.where(a <= 0, torch.exp(a.clamp(max=0)), 1 + a)\ny.backward()", ID)
 
 
 def test_quiet_with_the_double_where_trick() -> None:

@@ -115,3 +115,11 @@ def test_a_missing_attribute_of_another_release_answers_a_stated_crash() -> None
     release = next(h for h in shown if h.id == "api-missing-in-installed-release")
     assert release.category == "crash"
     assert release.score == shown[0].score
+
+
+def test_code_that_was_read_without_the_mistake_does_not_retrieve_its_page() -> None:
+    """batch-10 reproduction, judged family at 2c91f17: its train.py computes no token metric
+    over -100 labels, yet the words 'accuracy' and 'flat' put that page first."""
+    batch_10 = BATCH_6.parent / "batch-10"
+    shown = diagnose_folder(batch_10 / "r1-transformers-review-classifier-accuracy-flat-repro")
+    assert "metric-counts-ignored-label-positions" not in [h.id for h in shown.hypotheses]

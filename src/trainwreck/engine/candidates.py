@@ -23,13 +23,19 @@ STATED_CLASS_DEPTH = 200
 def _symptom_relevance(
     kb: KnowledgeBase, evidence: Evidence, context: RunContext
 ) -> dict[str, float]:
-    """Pages the symptoms retrieve, with the stated class's best ones among them."""
+    """Pages the symptoms retrieve, with the stated class's best ones among them.
+
+    Not retrieved: a page only its finding can speak for, and, when the user's code files
+    were read, a page whose mistake a code detector would have seen there (the symptoms'
+    words put such pages first in runs whose code does not contain the mistake).
+    """
     if not evidence.symptoms:
         return {}
+    code_read = any(snippet.origin == "file" for snippet in evidence.code)
     hits = [
         hit
         for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
-        if not hit.pattern.speaks_through_finding
+        if not hit.pattern.speaks_through_finding and not (code_read and hit.pattern.seen_in_code)
     ]
     stated = context.stated.category if context.stated else None
     in_class = [hit for hit in hits if stated in hit.pattern.classes][:STATED_CLASS_HITS]

@@ -206,6 +206,14 @@ class Pattern(Strict):
         return (self.category, *self.seen_as)
 
     @property
+    def seen_in_code(self) -> bool:
+        """A required signature is a code detector's finding: the mistake is visible in the
+        user's code, so code that was read without it firing argues against the page."""
+        return any(
+            sig.required and (sig.finding or "").startswith("code.") for sig in self.signatures
+        )
+
+    @property
     def speaks_through_finding(self) -> bool:
         """The page's cause is what its required finding established, its title filled from
         the finding's values ("{library} refused ..."): words alone cannot retrieve it."""

@@ -26,6 +26,10 @@ _SINGULAR = frozenset({"sqrt", "rsqrt", "log", "log2", "log10", "arcsin", "arcco
 # instead (pytorch/pytorch#2775), so torch spellings are left out of the squared-norm rule.
 _NUMPY_NORM = "linalg.norm"
 _WHERE = frozenset({"where"})
+# In a where's untaken branch a function that overflows is as bad as a singular one: exp of a
+# large input is inf, and the inf times where's zero cotangent is NaN (pytorch/pytorch#68425).
+_BRANCH_UNSAFE = _SINGULAR | {"exp", "expm1", "reciprocal"}
+_BOUNDS = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum"})
 _SQUARE = 2
 # Calls that differentiate: JAX transforms, torch autograd.
 _AUTODIFF = frozenset(
@@ -38,9 +42,12 @@ def _differentiates(tree: Tree) -> bool:
 
 
 def _guarded(call: ast.Call) -> bool:
-    """The singular function's input is itself chosen by a `where` (the double-where trick)."""
+    """The function's input is itself chosen by a `where` (the double-where trick) or bounded
+    by a clamp, so the untaken branch stays finite."""
     argument = _argument(call)
-    return argument is not None and any(last(inner) in _WHERE for inner in calls(argument))
+    return argument is not None and any(
+        last(inner) in _WHERE | _BOUNDS for inner in calls(argument)
+    )
 
 
 def _squared_norms(tree: Tree) -> list[Hit]:
@@ -102,7 +109,8 @@ def _unsafe_branches(tree: Tree) -> list[Hit]:
             continue
         for branch in call.args[1:]:
             unsafe = next(
-                (c for c in calls(branch) if last(c) in _SINGULAR and not _guarded(c)), None
+                (c for c in calls(branch) if last(c) in _BRANCH_UNSAFE and not _guarded(c)),
+                None,
             )
             if unsafe is not None:
                 hits.append(
