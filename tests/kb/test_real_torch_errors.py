@@ -56,3 +56,30 @@ def test_the_two_stage_fine_tune_that_dies_on_resume_gets_the_page() -> None:
     # a hang, and a resume-without-scheduler page led)
     report = diagnose_folder(BATCH_9 / "r2-pytorch-two-stage-finetune-resume-valueerror-repro")
     assert report.hypotheses[0].id == PAGE
+
+
+# A YAML 1.1 loader reads 3e-4 (no dot) as a string, which torch's optimizer then compares.
+YAML_LEARNING_RATE = """
+import torch, yaml
+cfg = yaml.safe_load("learning_rate: 3e-4")
+torch.optim.AdamW(torch.nn.Linear(2, 2).parameters(), lr=cfg["learning_rate"])
+"""
+
+
+def test_an_exponent_learning_rate_read_from_yaml_names_the_string(tmp_path: Path) -> None:
+    top = _top(tmp_path, YAML_LEARNING_RATE, "not supported between instances of 'float' and 'str'")
+    assert top == "yaml-exponent-number-read-as-string"
+
+
+# Class ids as floats into a sequence-classification-style BCE loss (3 outputs, 4 samples).
+FLOAT_CLASS_IDS = """
+import torch
+logits = torch.zeros(4, 3)
+labels = torch.tensor([0.0, 2.0, 1.0, 1.0])
+torch.nn.BCEWithLogitsLoss()(logits, labels)
+"""
+
+
+def test_class_ids_into_a_multi_label_loss_name_the_label_shape(tmp_path: Path) -> None:
+    top = _top(tmp_path, FLOAT_CLASS_IDS, "must be the same as input size")
+    assert top == "class-index-labels-into-bce-loss"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from trainwreck.analyzers.code import (
     accumulate,
+    bool_flag,
     broadcast_compare,
     clip_order,
     ddp_sync,
@@ -20,6 +21,7 @@ from trainwreck.analyzers.code import (
     epoch_scheduler,
     float64,
     half_adam,
+    hook_in_loop,
     host_sync,
     ignored_labels,
     join_before_get,
@@ -69,6 +71,8 @@ DETECTORS: tuple[Detector, ...] = (
     plain_backward.DETECTOR,
     ignored_labels.DETECTOR,
     rnn_layout.DETECTOR,
+    bool_flag.DETECTOR,
+    hook_in_loop.DETECTOR,
     torchfix.TORCH_LOAD,
     torchfix.REENTRANT_CHECKPOINT,
     torchfix.SYNCHRONOUS_LOADER,
