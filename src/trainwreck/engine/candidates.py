@@ -27,7 +27,8 @@ def _symptom_relevance(
 
     Not retrieved: a page only its finding can speak for, and, when the user's code files
     were read, a page whose mistake a code detector would have seen there (the symptoms'
-    words put such pages first in runs whose code does not contain the mistake).
+    words put such pages first in runs whose code does not contain the mistake: batch-10's
+    flat-accuracy and checkpoint-save reproductions led with a token-metric page).
     """
     if not evidence.symptoms:
         return {}
