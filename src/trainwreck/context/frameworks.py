@@ -56,7 +56,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     ),
     # xla/python (xla_extension) is jaxlib's XLA client: the path its C++ errors print from
     "jax": re.compile(
-        r"\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b|XlaRuntimeError|\bxla/python/|xla_extension|"
+        # users write "JAX", "Flax", "Optax" in prose
+        r"(?i:\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b)|XlaRuntimeError|\bxla/python/|xla_extension|"
         r"\bjaxpr\b|\bpjit\b"  # its compile log: "jaxpr to MLIR module conversion jit(f)"
     ),
     # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
