@@ -29,7 +29,7 @@ def test_a_quantized_model_pinned_to_gpu_0_in_every_rank_names_the_device_map() 
 
 def test_tensorflow_beside_jax_names_the_preallocation() -> None:
     # batch-10 thread (flax#445), judged wrong at 2c91f17: the log is one cuBLAS status line and
-    # the user's words ("JAX on GPU", "Flax") named a framework the reader matched only in lower case
+    # the user's words ("JAX on GPU", "Flax") named a framework read only in lower case
     folder = BATCH_10 / "t1-flax-jax-gpu-memory-taken-by-tf"
     symptoms = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))["symptoms"]
     diagnosis = examine([str(folder / "train.log")], symptoms=symptoms)[1]
