@@ -35,3 +35,11 @@ def test_tensorflow_beside_jax_names_the_preallocation() -> None:
     diagnosis = examine([str(folder / "train.log")], symptoms=symptoms)[1]
     assert diagnosis.context.frameworks.get("jax") == "symptoms"
     assert diagnosis.hypotheses[0].id == "tensorflow-preallocates-gpu-beside-jax"
+
+
+def test_causal_flash_attention_with_longer_queries_names_the_mask_alignment() -> None:
+    # batch-10 thread (symptoms only), judged wrong at 2c91f17 (flash-attn load and dtype pages led)
+    folder = BATCH_10 / "t3-flashattn-causal-longer-q-zero-rows"
+    symptoms = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))["symptoms"]
+    diagnosis = examine([], symptoms=symptoms)[1]
+    assert diagnosis.hypotheses[0].id == "flash-attn-causal-mask-bottom-right"
