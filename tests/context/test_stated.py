@@ -196,13 +196,15 @@ def test_batch_7_descriptions_state_their_class(case: str, category: str | None)
         ("training is frozen at step 10", "hang"),
         ("fine-tuning with frozen layers, loss is stuck at 2.3", "divergence"),
         ("training never starts and nothing is printed", "hang"),
+        # batch-10 reproduction: a flag's name is no freeze
+        ("I pass --freeze_encoder False but the encoder still trains", None),
     ],
 )
 def test_frozen_and_never_starts_state_a_hang_only_about_the_process(
-    text: str, category: str
+    text: str, category: str | None
 ) -> None:
     stated = from_symptoms(text)
-    assert stated is not None and stated.category == category, stated
+    assert (stated.category if stated else None) == category, stated
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "hang",
         re.compile(
-            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez\w*|deadlock\w*|\bstall\w*|"
+            # "freezes", not a flag named --freeze_encoder
+            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|\bstall\w*|"
             # "a frozen backbone" is a training setup, not a process that froze
             r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
             r"params|base|model|embeddings?|modules?|blocks?|bert|vit))|"
