@@ -43,3 +43,12 @@ def test_causal_flash_attention_with_longer_queries_names_the_mask_alignment() -
     symptoms = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))["symptoms"]
     diagnosis = examine([], symptoms=symptoms)[1]
     assert diagnosis.hypotheses[0].id == "flash-attn-causal-mask-bottom-right"
+
+
+def test_text_only_batches_under_fsdp_name_the_skipped_vision_tower() -> None:
+    # batch-10 thread (transformers#37186), judged family at 2c91f17 (a data-loader page led)
+    folder = BATCH_10 / "t2-transformers-qwen-vl-fsdp-textonly-batch-hang"
+    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+    inputs = [str(folder / name) for name in meta["inputs"]]
+    diagnosis = examine(inputs, symptoms=meta["symptoms"])[1]
+    assert diagnosis.hypotheses[0].id == "sharded-submodule-skipped-on-some-ranks"
