@@ -54,11 +54,13 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # batch-2 repro-pytorch-label-column-broadcast-accuracy: a metric stuck is not a hang
         ("validation accuracy is stuck at ~25% (chance for 4 classes) every epoch", "wrong_output"),
         ("vLLM getting stuck. Nothing is generated while requests are running", "hang"),
+        # a component named for accuracy is no statement about it (specforge#222's record)
+        ("training prints graph-break warnings from the accuracy metric on every rank", None),
     ],
 )
-def test_phrases_that_state_a_class(text: str, category: str) -> None:
+def test_phrases_that_state_a_class(text: str, category: str | None) -> None:
     stated = from_symptoms(text)
-    assert stated is not None and stated.category == category
+    assert (stated.category if stated else None) == category, stated
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,6 @@ IN_TOP_THREE = {
 }
 # Written from, but their own evidence does not reach the page (prose-only or off-class lines).
 NOT_REACHED = {
-    # "graph-break warnings from the accuracy metric" states a wrong output ("accuracy"), so the
-    # gate puts wrong-output pages retrieved by words above the log-matched compile page; it was
-    # third until the token-metric page (stop 31) took that place. A known miss of the reader.
-    "specforge-compile-graph-break-tensor-item-222",
     "olmo-fsdp-small-batch-throughput-vs-ddp-762",
     "autocontext-grpo-raw-prompt-json-reward-zero-1070",
 }

@@ -118,7 +118,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"gibberish|garbage|nonsense|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
             r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
-            r"empty (?:outputs?|strings?|responses?|generations?)|\baccuracy\b|"
+            # "accuracy", but not a component named for it ("warnings from the accuracy metric")
+            r"empty (?:outputs?|strings?|responses?|generations?)|"
+            r"\baccuracy\b(?! (?:metric|function|computation|calculation|callback|code)s?\b)|"
             r"outputs? (?:are |is )?"
             r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
             r"different (?:outputs?|results?|predictions?|logits|numbers|values|answers|"
