@@ -83,3 +83,18 @@ torch.nn.BCEWithLogitsLoss()(logits, labels)
 def test_class_ids_into_a_multi_label_loss_name_the_label_shape(tmp_path: Path) -> None:
     top = _top(tmp_path, FLOAT_CLASS_IDS, "must be the same as input size")
     assert top == "class-index-labels-into-bce-loss"
+
+
+# A NumPy metric in the trainer state, written at the first checkpoint.
+NUMPY_METRIC_SAVED = """
+import numpy as np, tempfile, os
+from transformers import TrainerState
+state = TrainerState()
+state.log_history.append({"eval_f1": np.float32(0.5), "step": 10})
+state.save_to_json(os.path.join(tempfile.mkdtemp(), "trainer_state.json"))
+"""
+
+
+def test_a_numpy_metric_in_the_saved_trainer_state_names_the_json_value(tmp_path: Path) -> None:
+    top = _top(tmp_path, NUMPY_METRIC_SAVED, "Object of type float32 is not JSON serializable")
+    assert top == "checkpoint-json-holds-non-json-value"
