@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Function, Hit, Tree, last
+from trainwreck.analyzers.code.names import method_calls, optimizer_steps
+from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, last
 
 _REGISTER = frozenset(
     {
@@ -25,18 +26,13 @@ _REGISTER = frozenset(
 )
 
 
-_TRAINING_CALLS = frozenset({"backward", "step"})
-
-
-def _trains(tree: Tree, scope: ast.AST) -> bool:
+def _trains(scope: ast.AST) -> bool:
     """A loop or function that runs a backward pass or an optimizer step."""
-    return any(
-        last(call) in _TRAINING_CALLS for call in tree.calls if scope in tree.ancestors(call)
-    )
+    return bool(method_calls(scope, "backward") or optimizer_steps(scope))
 
 
-def _removed_within(tree: Tree, scope: ast.AST) -> bool:
-    return any(last(call) == "remove" for call in tree.calls if scope in tree.ancestors(call))
+def _removed_within(scope: ast.AST) -> bool:
+    return any(last(call) == "remove" for call in calls(scope))
 
 
 def _per_step(tree: Tree, node: ast.AST, seen: frozenset[str] = frozenset()) -> ast.AST | None:
@@ -46,7 +42,7 @@ def _per_step(tree: Tree, node: ast.AST, seen: frozenset[str] = frozenset()) -> 
     if isinstance(function, Function) and function.name == "forward":
         return function
     for scope in tree.ancestors(node):
-        if isinstance(scope, ast.For | ast.While | Function) and _trains(tree, scope):
+        if isinstance(scope, ast.For | ast.While | Function) and _trains(scope):
             return scope
     if isinstance(function, Function) and function.name not in seen:
         for call in tree.calls:
@@ -63,7 +59,7 @@ def _find(tree: Tree) -> list[Hit]:
         if last(call) not in _REGISTER:
             continue
         scope = _per_step(tree, call)
-        if scope is not None and not _removed_within(tree, scope):
+        if scope is not None and not _removed_within(scope):
             name = scope.name if isinstance(scope, Function) else "the training loop"
             hits.append(tree.hit(call, scope=f"{name}()" if isinstance(scope, Function) else name))
     return hits

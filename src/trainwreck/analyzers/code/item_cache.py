@@ -14,8 +14,6 @@ import ast
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, keyword, last
 
-_CACHES = frozenset({"cache", "lru_cache"})
-
 
 def _unbounded(decorator: ast.expr) -> bool:
     """`@cache`, `@functools.cache`, `@lru_cache(maxsize=None)`, `@lru_cache(None)`."""

@@ -15,7 +15,7 @@ from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
 
 _CLASSIFIER = "ForSequenceClassification"
-_CONFIGS = ("Config", "AutoConfig")
+_CONFIG = "Config"  # BertConfig, AutoConfig, ...
 
 
 def _one_label(call: ast.Call) -> bool:
@@ -23,7 +23,7 @@ def _one_label(call: ast.Call) -> bool:
     if number(keyword(call, "num_labels")) != 1.0:
         return False
     name = dotted(call.func)
-    return _CLASSIFIER in name or any(part.endswith(_CONFIGS) for part in name.split("."))
+    return _CLASSIFIER in name or any(part.endswith(_CONFIG) for part in name.split("."))
 
 
 def _find(tree: Tree) -> list[Hit]:
