@@ -1,8 +1,8 @@
 """The HTML report: one self-contained file to attach to a ticket or open on a phone.
 
-Content comes from `sections.build`, the same as the Markdown report. The page
-loads nothing (inline CSS, system fonts, no scripts), and every piece of text
-is redacted and then escaped where it is inserted; the only links are citation
+Content comes from `sections.build` (its shapes are in `layout`), the same as the
+Markdown report. The page loads nothing (inline CSS, system fonts, no scripts), and
+every piece of text is redacted and then escaped where it is inserted; the only links are citation
 links, and only to http(s) addresses.
 """
 
@@ -14,11 +14,9 @@ from html import escape
 from trainwreck.curves.figures import Figures
 from trainwreck.model import Diagnosis
 from trainwreck.redact import redact
-from trainwreck.report.sections import (
-    CONFIG_LABELS,
+from trainwreck.report.layout import (
     NO_KB,
     NOTHING_MATCHED,
-    PATCH_HINT,
     Alternative,
     Claim,
     FixStep,
@@ -29,6 +27,10 @@ from trainwreck.report.sections import (
     Table,
     Verify,
     Versions,
+)
+from trainwreck.report.sections import (
+    CONFIG_LABELS,
+    PATCH_HINT,
     build,
 )
 from trainwreck.report.values import UNVERIFIED

@@ -13,10 +13,8 @@ from textwrap import indent
 from trainwreck.fixes.formats.languages import by_language
 from trainwreck.model import ConfigBlock, Diagnosis
 from trainwreck.redact import redact
-from trainwreck.report.sections import (
-    CONFIG_LABELS,
+from trainwreck.report.layout import (
     NOTHING_MATCHED,
-    PATCH_HINT,
     Alternative,
     Claim,
     FixStep,
@@ -27,6 +25,10 @@ from trainwreck.report.sections import (
     Table,
     Verify,
     Versions,
+)
+from trainwreck.report.sections import (
+    CONFIG_LABELS,
+    PATCH_HINT,
     build,
 )
 from trainwreck.report.values import UNVERIFIED

@@ -12,6 +12,14 @@ from __future__ import annotations
 import re
 
 from trainwreck.model import ConfigBlock, Diagnosis
+from trainwreck.report.layout import (
+    ASK,
+    Alternative,
+    FixStep,
+    Primary,
+    Ref,
+    Report,
+)
 from trainwreck.report.markdown import (
     CONFIG_LANGUAGES,
     block_heading,
@@ -23,15 +31,7 @@ from trainwreck.report.markdown import (
     refs_text,
     versions_text,
 )
-from trainwreck.report.sections import (
-    ASK,
-    Alternative,
-    FixStep,
-    Primary,
-    Ref,
-    Report,
-    build,
-)
+from trainwreck.report.sections import build
 
 # Sized so the bundled example (examples/llama-lora-oom) fits a 60-line screen.
 QUOTE_CHARS = 160  # a CUDA OOM line is about 400; its first 160 name the request and the GPU
