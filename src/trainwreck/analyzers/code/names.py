@@ -43,6 +43,57 @@ _MODULE_METHODS = frozenset({"eval", "train", "parameters", "named_parameters"})
 _NOT_A_MODULE = re.compile(
     r"Pipeline|pipeline|Tokenizer|Processor|FeatureExtractor|Config|Scheduler"
 )
+# torch.optim's optimizers and the common third-party ones, by the name they are called with.
+OPTIMIZER_CLASSES = frozenset(
+    {
+        "SGD",
+        "Adam",
+        "AdamW",
+        "Adagrad",
+        "Adadelta",
+        "Adamax",
+        "NAdam",
+        "RAdam",
+        "RMSprop",
+        "Rprop",
+        "LBFGS",
+        "SparseAdam",
+        "Adafactor",
+        "Lion",
+        "AdamW8bit",
+        "PagedAdamW",
+    }
+)
+# torch.nn layers that hold no parameters: leaving one unregistered loses nothing.
+PARAMETER_FREE_LAYERS = frozenset(
+    {
+        "ReLU",
+        "ReLU6",
+        "LeakyReLU",
+        "GELU",
+        "SiLU",
+        "ELU",
+        "Tanh",
+        "Sigmoid",
+        "Softmax",
+        "LogSoftmax",
+        "Dropout",
+        "Dropout2d",
+        "Identity",
+        "Flatten",
+        "Unflatten",
+        "MaxPool1d",
+        "MaxPool2d",
+        "MaxPool3d",
+        "AvgPool1d",
+        "AvgPool2d",
+        "AvgPool3d",
+        "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool2d",
+        "AdaptiveMaxPool2d",
+        "Upsample",
+    }
+)
 _FORWARD_METHODS = frozenset({"forward", "encode", "decode"})
 _OPTIMIZER = re.compile(r"(?i)optim|(?:^|_)opt(?:_|\d|$)|scaler")
 _LOSS_CALL = re.compile(r"(?i)loss|criterion|cross_entropy|mse|nll|bce|huber|kl_div")
@@ -56,7 +107,7 @@ _ON_GPU = re.compile(r"\bcuda\b|\bdevice\b")
 NO_GRAD_HOOKS = frozenset({"validation_step", "test_step", "predict_step"})
 
 
-def _module_classes(tree: Tree) -> set[str]:
+def module_classes(tree: Tree) -> set[str]:
     """Classes the code defines on top of nn.Module (or any *Module base)."""
     return {
         node.name
@@ -80,7 +131,7 @@ def _builds_module(value: ast.expr, classes: set[str]) -> bool:
 
 def model_names(tree: Tree) -> set[str]:
     """Dotted names that hold a module in this code."""
-    classes = _module_classes(tree)
+    classes = module_classes(tree)
     found = set(MODEL_WORDS) | {f"self.{word}" for word in MODEL_WORDS}
     for node in tree.nodes:
         if isinstance(node, ast.Assign) and _builds_module(node.value, classes):
@@ -169,3 +220,13 @@ def detached(value: ast.expr) -> bool:
 def runs_on_gpu(tree: Tree) -> bool:
     """Whether the code moves anything to a GPU: host-side costs matter only then."""
     return bool(_ON_GPU.search(tree.source))
+
+
+def builds_layer(value: ast.expr, classes: set[str]) -> bool:
+    """A call that constructs a module holding parameters: `nn.Linear(...)`, `Block(...)`."""
+    if not isinstance(value, ast.Call):
+        return False
+    name = last(value)
+    if not name[:1].isupper() or name in PARAMETER_FREE_LAYERS or _LOSS_CALL.search(name):
+        return False
+    return name in classes or dotted(value).startswith(("nn.", "torch.nn."))

@@ -17,30 +17,9 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import model_names
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, model_names
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in, receiver
 
-# torch.optim's optimizers and the common third-party ones, by the name they are called with.
-_OPTIMIZERS = frozenset(
-    {
-        "SGD",
-        "Adam",
-        "AdamW",
-        "Adagrad",
-        "Adadelta",
-        "Adamax",
-        "NAdam",
-        "RAdam",
-        "RMSprop",
-        "Rprop",
-        "LBFGS",
-        "SparseAdam",
-        "Adafactor",
-        "Lion",
-        "AdamW8bit",
-        "PagedAdamW",
-    }
-)
 _PARAMETER_METHODS = frozenset({"parameters", "named_parameters"})
 # Module methods that return the module itself: rebinding to their result changes nothing.
 _SAME_MODULE = frozenset(
@@ -50,7 +29,7 @@ _SAME_MODULE = frozenset(
 
 def _optimized_model(call: ast.Call) -> str:
     """`model` for `SGD(model.parameters(), ...)`; "" when the call is not such an optimizer."""
-    if last(call) not in _OPTIMIZERS:
+    if last(call) not in OPTIMIZER_CLASSES:
         return ""
     for argument in (*call.args, *(kw.value for kw in call.keywords)):
         for inner in ast.walk(argument):

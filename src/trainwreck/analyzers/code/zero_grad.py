@@ -22,18 +22,23 @@ def _backward(node: ast.AST) -> bool:
     return bool(method_calls(node, "backward"))
 
 
-def _resets_grads(node: ast.AST) -> bool:
-    """A zero_grad() call, or `.grad = None` / `.grad.zero_()` on a parameter, under `node`."""
+def _resets(node: ast.AST) -> list[ast.AST]:
+    """zero_grad() calls, and `.grad = None` / `.grad.zero_()` on a parameter, under `node`."""
+    found: list[ast.AST] = []
     for child in ast.walk(node):
         if isinstance(child, ast.Call) and (
             last(child) == "zero_grad" or (last(child) == "zero_" and ".grad" in dotted(child))
         ):
-            return True
+            found.append(child)
         if isinstance(child, ast.Assign) and any(
             isinstance(target, ast.Attribute) and target.attr == "grad" for target in child.targets
         ):
-            return True
-    return False
+            found.append(child)
+    return found
+
+
+def _resets_grads(node: ast.AST) -> bool:
+    return bool(_resets(node))
 
 
 def _trains(loop: Loop) -> bool:
@@ -71,4 +76,37 @@ DETECTOR = Detector(
         "so each step applies the sum of every earlier gradient"
     ),
     find=_find,
+)
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _find_reset_before_step(tree: Tree) -> list[Hit]:
+    """backward(), then a reset, then the step, with no backward in between."""
+    hits = []
+    for loop in _innermost_training_loops(tree):
+        backwards = sorted(_position(call) for call in method_calls(loop, "backward"))
+        for step in optimizer_steps(loop):
+            at_step = _position(step)
+            last_backward = max((b for b in backwards if b < at_step), default=None)
+            if last_backward is None:
+                continue
+            between = [r for r in _resets(loop) if last_backward < _position(r) < at_step]
+            if between:
+                hits.append(tree.hit(between[0], step=ast.unparse(step)))
+    return hits
+
+
+RESET_BEFORE_STEP = Detector(
+    name="grads_cleared_before_step",
+    title="The gradients are cleared between backward() and optimizer.step(), so every step "
+    "applies a zero gradient",
+    category="divergence",
+    explain=(
+        "{where}: `{code}` runs after backward() and before `{step}`: the step sees the "
+        "gradients already cleared, so the weights never change"
+    ),
+    find=_find_reset_before_step,
 )

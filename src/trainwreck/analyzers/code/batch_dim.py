@@ -1,0 +1,75 @@
+"""A softmax or argmax over dimension 0 of a batch of outputs: across samples, not classes.
+
+Model outputs are laid out (batch, classes). `logits.argmax(dim=0)` picks, for
+each class, the sample that scores highest, and `F.softmax(logits, dim=0)` (or
+an `nn.Softmax(dim=0)` output layer) normalises each class over the batch: each
+sample's "probabilities" then depend on the other samples in the batch and do
+not sum to one. Predictions and accuracy are wrong while the loss may train
+fine. The rule fires only on tensors whose names say they are a model's
+outputs (logits, outputs, preds), or on a model's output layer.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import is_forward, model_names
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
+
+_REDUCTIONS = frozenset({"softmax", "log_softmax", "argmax"})
+_OUTPUT_NAME = re.compile(r"(?i)^(?:logits?|outputs?|out|preds?|predictions?|y_?hat|scores)$")
+
+
+def _dim(call: ast.Call, position: int) -> float | None:
+    explicit = keyword(call, "dim")
+    if explicit is not None:
+        return number(explicit)
+    return number(call.args[position]) if len(call.args) > position else None
+
+
+def _operand(call: ast.Call) -> tuple[ast.expr | None, int]:
+    """The tensor reduced and where its dim argument sits: `x.argmax(0)` or `torch.argmax(x, 0)`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and dotted(func.value) not in {
+        "torch",
+        "F",
+        "nn.functional",
+    }:
+        return func.value, 0
+    return (call.args[0] if call.args else None), 1
+
+
+def _model_output(value: ast.expr | None, models: set[str]) -> bool:
+    if isinstance(value, ast.Call):
+        return is_forward(value, models)
+    return bool(_OUTPUT_NAME.match(dotted(value).rsplit(".", 1)[-1]))
+
+
+def _find(tree: Tree) -> list[Hit]:
+    models = model_names(tree)
+    hits = []
+    for call in tree.calls:
+        if last(call) == "Softmax" and number(keyword(call, "dim")) == 0:
+            hits.append(tree.hit(call, what="an nn.Softmax(dim=0) layer"))
+            continue
+        if last(call) not in _REDUCTIONS:
+            continue
+        operand, position = _operand(call)
+        if _dim(call, position) == 0 and _model_output(operand, models):
+            hits.append(tree.hit(call, what=f"{last(call)} over dim 0"))
+    return hits
+
+
+DETECTOR = Detector(
+    name="reduced_over_batch_dim",
+    title="A softmax or argmax runs over dimension 0 of the model's outputs, across the batch "
+    "instead of across the classes",
+    category="wrong_output",
+    explain=(
+        "{where}: `{code}` is {what}: for outputs laid out (batch, classes) it compares samples "
+        "with each other instead of classes, so predictions and probabilities are wrong"
+    ),
+    find=_find,
+)
