@@ -101,3 +101,14 @@ def test_scan_keeps_hits_context_head_and_tail_exactly(
     assert {line.line for line in scan.lines} == expected
     originals = mixed_log.split(b"\n")
     assert all(line.text == decode_line(originals[line.line - 1]) for line in scan.lines)
+
+
+def test_context_owed_past_the_last_chunk_adds_no_line_beyond_the_end() -> None:
+    """A hit on a chunk's last line whose context runs into a shorter final chunk."""
+    first = b"step 1 ok\n" * 3 + b"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    data = first + b"done\n"
+    scan = scan_stream(
+        io.BytesIO(data), build_matcher(load().keep_parts(analyzers.KEEP)), chunk_bytes=len(first)
+    )
+    assert scan.lines_read == 5
+    assert max(line.line for line in scan.lines) == 5

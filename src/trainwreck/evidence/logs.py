@@ -128,14 +128,18 @@ class _Scanner:
         self.pending_after = 0
 
     def _keep_pending(self, chunk: bytes) -> None:
-        """Finish a hit's context that ran past the previous chunk."""
-        position = 0
-        for offset in range(self.pending_after):
+        """Finish a hit's context that ran past the previous chunk (and past this one, when
+        this chunk holds fewer lines than the context still owed)."""
+        position, owed = 0, self.pending_after
+        self.pending_after = 0
+        for offset in range(owed):
+            if position >= len(chunk):
+                self.pending_after = owed - offset
+                return
             stop = chunk.find(b"\n", position)
             stop = len(chunk) if stop < 0 else stop
             self._keep(self.line_count + 1 + offset, chunk[position:stop])
             position = stop + 1
-        self.pending_after = 0
 
     def _keep_head(self, chunk: bytes) -> None:
         if self.line_count >= HEAD_LINES:
