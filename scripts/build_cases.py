@@ -45,6 +45,7 @@ MEASURED_BATCHES = (
     "batch-8",
     "batch-9",
     "batch-10",
+    "batch-11",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
