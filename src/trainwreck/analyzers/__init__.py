@@ -14,6 +14,7 @@ from typing import Protocol
 from trainwreck.analyzers import (
     allocation,
     api_drift,
+    best_metric,
     code,
     cuda_oom,
     curves,
@@ -72,6 +73,7 @@ MODULES: tuple[AnalyzerModule, ...] = (
     version_change,
     api_drift,
     refusal,
+    best_metric,
     fsdp_wrap,
     code,
 )
