@@ -21,9 +21,9 @@ STEP = "for x, y in loader:\n    loss = crit(model(x), y)\n    loss.backward()\n
             False,
         ),
         (
-            "for epoch in range(3):\n"
-            + STEP.replace("\n    ", "\n        ").replace("for x", "    for x")
-            + "    torch.save(model.state_dict(), 'e.pt')",
+            "for epoch in range(3):\n    for x, y in loader:\n        loss = crit(model(x), y)\n"
+            "        loss.backward()\n        opt.step()\n"
+            "    torch.save(model.state_dict(), 'e.pt')",  # once per epoch, after the step loop
             False,
         ),
         (

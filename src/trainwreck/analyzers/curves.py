@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from trainwreck.curves.detect import FINDING_IDS as CURVE_FINDING_IDS
 from trainwreck.curves.detect import detect
@@ -20,9 +19,6 @@ from trainwreck.curves.facts import Fact, RunFacts
 from trainwreck.curves.lr_prior import lr_against_priors
 from trainwreck.curves.textlog import read_lines
 from trainwreck.model import Evidence, Finding, LogLine, MetricTable, SourceRef
-
-if TYPE_CHECKING:
-    from trainwreck.curves.facts import RunFacts
 
 KEEP: tuple[str, ...] = (
     r"OVERFLOW!|[Gg]radient overflow",

@@ -7,6 +7,7 @@ it takes seconds and may initialise CUDA.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata as metadata
 import importlib.util
 import platform
@@ -59,12 +60,10 @@ def _torch_facts() -> tuple[dict[str, str], list[str]]:
     cuda = getattr(torch.version, "cuda", None)  # a CPU build has None
     if cuda:
         values["torch_cuda"] = str(cuda)
-    try:
+    with contextlib.suppress(Exception):  # a build without cuDNN raises here: value unknown
         cudnn = torch.backends.cudnn.version()
         if cudnn:
             values["cudnn"] = str(cudnn)
-    except Exception:  # a build without cuDNN raises here: the value is simply unknown
-        pass
     try:
         if torch.cuda.is_available():
             nccl = torch.cuda.nccl.version()

@@ -19,6 +19,8 @@ from trainwreck.analyzers.code.names import is_forward, model_names
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
 
 _REDUCTIONS = frozenset({"softmax", "log_softmax", "argmax"})
+# Namespaces whose softmax/argmax take the tensor as their first argument.
+_FUNCTIONAL = frozenset({"torch", "F", "nn.functional", "torch.nn.functional"})
 _OUTPUT_NAME = re.compile(r"(?i)^(?:logits?|outputs?|out|preds?|predictions?|y_?hat|scores)$")
 
 
@@ -32,11 +34,7 @@ def _dim(call: ast.Call, position: int) -> float | None:
 def _operand(call: ast.Call) -> tuple[ast.expr | None, int]:
     """The tensor reduced and where its dim argument sits: `x.argmax(0)` or `torch.argmax(x, 0)`."""
     func = call.func
-    if isinstance(func, ast.Attribute) and dotted(func.value) not in {
-        "torch",
-        "F",
-        "nn.functional",
-    }:
+    if isinstance(func, ast.Attribute) and dotted(func.value) not in _FUNCTIONAL:
         return func.value, 0
     return (call.args[0] if call.args else None), 1
 

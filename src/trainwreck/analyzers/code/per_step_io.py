@@ -25,8 +25,8 @@ _LOADS = frozenset({"from_pretrained"})
 
 def _steps_in(tree: Tree, loop: Loop) -> bool:
     """The loop itself steps the optimizer (not only a loop nested in it: an epoch loop)."""
-    return bool(method_calls(loop, "backward")) and any(
-        tree.loops(step)[:1] == [loop] for step in optimizer_steps(loop)
+    return bool(method_calls(loop, "backward")) and bool(
+        tree.directly_in(loop, optimizer_steps(loop))
     )
 
 

@@ -43,7 +43,7 @@ def _epoch_loop(loop: Loop) -> bool:
 
 def _steps_here(tree: Tree, loop: Loop) -> bool:
     """The loop itself runs backward() (not only a loop nested inside it)."""
-    return any(tree.loops(call)[:1] == [loop] for call in method_calls(loop, "backward"))
+    return bool(tree.directly_in(loop, method_calls(loop, "backward")))
 
 
 def _find(tree: Tree) -> list[Hit]:

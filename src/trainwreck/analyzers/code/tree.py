@@ -142,6 +142,10 @@ class Tree:
                 found.append(outer)
         return found
 
+    def directly_in(self, loop: Loop, calls: Iterable[ast.Call]) -> list[ast.Call]:
+        """The calls whose innermost loop is `loop` (not a loop nested inside it)."""
+        return [call for call in calls if self.loops(call)[:1] == [loop]]
+
     def function(self, node: ast.AST) -> Function | None:
         return next((a for a in self.ancestors(node) if isinstance(a, Function)), None)
 

@@ -69,8 +69,7 @@ def _accumulate_context(tree: Tree, node: ast.AST) -> bool:
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for loop in (node for node in tree.nodes if isinstance(node, Loop)):
-        steps = [s for s in optimizer_steps(loop) if tree.loops(s)[:1] == [loop]]
-        for step in steps:
+        for step in tree.directly_in(loop, optimizer_steps(loop)):
             every = _stepped_every_k(tree, step, loop)
             losses = _backward_losses(loop)
             if every is None or not losses or _accumulate_context(tree, step):

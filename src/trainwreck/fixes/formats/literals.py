@@ -8,6 +8,7 @@ torch attribute (`torch.bfloat16`) or holds a JSON object stays code in Python.
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import re
 import shlex
@@ -60,10 +61,8 @@ def python_literal(value: Value) -> str:
     """A Python expression for `value`: `True`, `'all-linear'`, `torch.bfloat16`, a dict."""
     if isinstance(value, str):
         if value.startswith(("{", "[")):
-            try:
+            with contextlib.suppress(ValueError):  # not JSON after all: a string or code
                 return repr(json.loads(value))
-            except ValueError:
-                pass
         if _is_code(value):
             return value
     return repr(value)
