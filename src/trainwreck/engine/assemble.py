@@ -9,6 +9,7 @@ from trainwreck.engine.rank import CAUSE_FINDING_WEIGHT, Candidate
 from trainwreck.engine.recall import with_cases
 from trainwreck.engine.shown import (
     MAX_HYPOTHESES,
+    against_statement,
     category_of,
     for_absent_framework,
     shown,
@@ -227,7 +228,11 @@ def build(
         hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
-    close = tuple(case for case in similar if not for_absent_framework(case, context))
+    close = tuple(
+        case
+        for case in similar
+        if not for_absent_framework(case, context) and not against_statement(case, context)
+    )
     hypotheses = with_cases(hypotheses, close, MAX_HYPOTHESES)
     hypotheses = without_advice_against(supported(hypotheses, context, words_only))
     if not hypotheses and (fallback := ungrounded(evidence, findings)) is not None:

@@ -81,6 +81,14 @@ def for_absent_framework(case: SimilarCase, context: RunContext) -> bool:
     return bool(shown) and bool(named(case_hypothesis(case).title) - shown)
 
 
+def against_statement(case: SimilarCase, context: RunContext) -> bool:
+    """A look-alike thread of a class unrelated to the one the user states (a slow
+    Trainer thread for "the metrics look wrong") is no hypothesis: it matched words,
+    and the page gate would demote a page of that class below any page that fits."""
+    stated = context.stated
+    return stated is not None and not related(case.category, stated.category)
+
+
 def supported(
     hypotheses: list[Hypothesis], context: RunContext, words_only: bool
 ) -> list[Hypothesis]:
