@@ -12,6 +12,7 @@ top answers:
   spike, or the three kinds of error a traceback can end in), and less when a
   specific signature matched the log (log evidence that outweighs the words; a
   code finding does not: it shows what the code could do, not what this run did);
+  a demotion the log does not outweigh is noted, which keeps the page a guess;
   with no words from the user, the class of the exception that ended the run
   stands in for them, more weakly.
 """
@@ -114,14 +115,16 @@ def gate_factor(
         return factor, notes
     stated = context.stated
     if stated is not None and stated.category not in pattern.classes:
+        # a code finding shows the code could fail this way, not that this run did:
+        # only the log's own message outweighs what the user says happened
+        logged_specific = specific_hit(match, code=False)
+        words = ", ".join(f'"{word}"' for word in stated.words[:3])
         if any(related(kind, stated.category) for kind in pattern.classes):
             factor *= RELATED_CLASS_FACTOR
+            if not logged_specific:
+                notes.append(f"your description states {stated.category} ({words})")
         else:
-            # a code finding shows the code could fail this way, not that this run did:
-            # only the log's own message outweighs what the user says happened
-            logged_specific = specific_hit(match, code=False)
             factor *= OFF_CLASS_SPECIFIC_FACTOR if logged_specific else OFF_CLASS_FACTOR
-            words = ", ".join(f'"{word}"' for word in stated.words[:3])
             notes.append(f"your description states {stated.category} ({words})")
     logged = context.logged
     if (
