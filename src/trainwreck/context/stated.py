@@ -147,7 +147,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
             r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
             r"not compiled with|dependenc\w*|could not load (?:dynamic )?library|"
-            r"cannot open shared object"
+            r"cannot open shared object|"
+            # the interpreter the installed release refuses: "not supported on Python 3.12+"
+            r"(?:not supported|unsupported) (?:on|for|with|in) python|"
+            r"python \d(?:\.\d+)?\+? (?:is )?(?:not supported|unsupported)"
         ),
     ),
     (
@@ -187,6 +190,7 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # an API the installed release no longer (or not yet) has: "module 'jax' has no
             # attribute 'tree_multimap'", "operator torchvision::nms does not exist"
             r"|module '[\w.]+' has no attribute|operator \w+::\w+ does not exist"
+            r"|(?i:not supported on python)"
         ),
     ),
     (
