@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+import warnings
 
 from code_helpers import BATCH_1
 
-from trainwreck.analyzers.code.parse import MAX_REPAIRS, parse, repaired
+from trainwreck.analyzers.code.parse import MAX_REPAIRS, parse, quiet_parse, repaired
 from trainwreck.model import CodeSnippet
 
 
@@ -65,3 +66,10 @@ def test_past_the_repair_limit_windows_still_find_the_code() -> None:
     text = _broken(MAX_REPAIRS + 1) + "\ntotal_loss += loss\n"
     statements = _statements(CodeSnippet(source="notes.txt", text=text))
     assert (MAX_REPAIRS + 3, "AugAssign") in statements
+
+
+def test_an_invalid_escape_in_the_users_code_raises_no_warning() -> None:
+    # Python 3.12+ prints a SyntaxWarning for "\s" in a plain string on the user's terminal
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert quiet_parse('pattern = re.compile("\\s+")').body

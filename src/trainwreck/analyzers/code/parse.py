@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 import textwrap
+import warnings
 from dataclasses import dataclass
+from typing import Literal, overload
 
 from trainwreck.model import CodeSnippet
 
@@ -59,9 +61,22 @@ def _placeholder(lines: list[str], index: int) -> str:
     return " " * own + statement
 
 
+@overload
+def quiet_parse(text: str) -> ast.Module: ...
+@overload
+def quiet_parse(text: str, mode: Literal["eval"]) -> ast.Expression: ...
+def quiet_parse(text: str, mode: Literal["exec", "eval"] = "exec") -> ast.mod:
+    """`ast.parse` without its warnings: text that may hold an invalid escape ("\\s" in a
+    plain string: the user's code, a shell command being told from Python) is not ours to
+    warn about, and Python 3.12+ would print it on the user's terminal. Raises SyntaxError."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
+        return ast.parse(text, mode=mode)
+
+
 def _try(text: str) -> ast.Module | SyntaxError | None:
     try:
-        return ast.parse(text)
+        return quiet_parse(text)
     except SyntaxError as error:
         return error
     except _PARSE_ERRORS:

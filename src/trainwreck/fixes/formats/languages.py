@@ -11,6 +11,8 @@ import ast
 import re
 from typing import Literal
 
+from trainwreck.analyzers.code.parse import quiet_parse
+
 Language = Literal["python", "bash"]
 # Statements a shell line never parses as (`nvidia-smi` parses as a subtraction).
 _PYTHON_STATEMENTS = (
@@ -35,7 +37,7 @@ _PYTHON_START = re.compile(r"^(?:(?:import|from \S+ import|def|class|with)\b|@)"
 def command_language(command: str) -> Language:
     """`python` for a line (or lines) of Python, else `bash`."""
     try:
-        tree = ast.parse(command)
+        tree = quiet_parse(command)
     except SyntaxError:
         return "python" if _PYTHON_START.search(command) else "bash"
     for node in tree.body:

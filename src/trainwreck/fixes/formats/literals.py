@@ -13,6 +13,7 @@ import json
 import re
 import shlex
 
+from trainwreck.analyzers.code.parse import quiet_parse
 from trainwreck.model import Scalar
 
 Value = Scalar | list[Scalar]
@@ -75,7 +76,7 @@ def _is_code(text: str) -> bool:
     if _FILE_NAME.fullmatch(text):
         return False
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = quiet_parse(text, mode="eval")
     except SyntaxError:
         return False
     return any(isinstance(node, _CODE_NODES) for node in ast.walk(tree))

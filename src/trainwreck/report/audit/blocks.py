@@ -12,6 +12,7 @@ import ast
 import json
 import re
 import tomllib
+import warnings
 from collections.abc import Callable, Iterator
 
 import yaml
@@ -32,7 +33,11 @@ _DIFF_LINE = re.compile(r"^(?:[ +\-@\\]|diff |index |$)")
 
 def _python(text: str) -> str | None:
     try:
-        ast.parse(text)
+        # an invalid escape ("\s" in a plain string) is a warning today and an error in a
+        # later Python: code we hand the user must have none
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", (SyntaxWarning, DeprecationWarning))
+            ast.parse(text)
     except SyntaxError as exc:
         return f"Python does not parse: {exc.msg} (block line {exc.lineno})"
     return None

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import yaml
 
+from trainwreck.analyzers.code.parse import quiet_parse
+
 ScopedKey = tuple[str, str]  # (scope, key)
 
 _KEY_LINE = re.compile(r"^\s*(?P<key>[\w.\-\[\]'\"]+)\s*:\s")
@@ -23,7 +25,7 @@ _ADDED_YAML_KEY = re.compile(r"^\+(?P<indent>\s*)(?:- )?(?P<key>[\w.\-]+)\s*:")
 def _python_keys(text: str) -> Iterator[ScopedKey]:
     """Each call's keywords, and each dict literal's constant keys."""
     try:
-        tree = ast.parse(text)
+        tree = quiet_parse(text)  # a block of another language may hold "\(" and such
     except SyntaxError:
         return
     for index, node in enumerate(ast.walk(tree)):
