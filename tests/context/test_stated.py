@@ -56,6 +56,11 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("vLLM getting stuck. Nothing is generated while requests are running", "hang"),
         # a component named for accuracy is no statement about it (specforge#222's record)
         ("training prints graph-break warnings from the accuracy metric on every rank", None),
+        # a value reported in passing is no statement that it is wrong (batch-11's KeyError
+        # reproduction); an accuracy reward is a component too (batch-11's GRPO thread)
+        ("the first evaluation prints accuracy 0.745 and my F1, then the run crashes", "crash"),
+        ("I swapped the accuracy reward for an F1 score and training crashes", "crash"),
+        ("validation accuracy is far too low", "wrong_output"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

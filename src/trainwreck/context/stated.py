@@ -120,7 +120,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"
-            r"\baccuracy\b(?! (?:metric|function|computation|calculation|callback|code)s?\b)|"
+            r"\baccuracy\b(?! (?:metric|function|computation|calculation|callback|code|reward)s?\b)"
+            # a value reported in passing ("evaluation prints accuracy 0.745, then it crashes")
+            r"(?!:? (?:of )?\d)|"
             r"outputs? (?:are |is )?"
             r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
             r"different (?:outputs?|results?|predictions?|logits|numbers|values|answers|"
