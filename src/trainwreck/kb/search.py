@@ -15,6 +15,9 @@ from trainwreck.kb import KnowledgeBase
 from trainwreck.kb.schema import Pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
+# A web address names where something lives, not what went wrong: its words ("https",
+# "github", "com") would match every page that quotes one.
+_URL = re.compile(r"\b(?:https?|git)(?:\+https?)?://\S+")
 # Words that carry no signal in a symptom description.
 _STOPWORDS = frozenset(
     [
@@ -79,7 +82,7 @@ def _page_text(pattern: Pattern) -> tuple[str, str, str]:
         [pattern.discriminator, *pattern.frameworks, *(fix.action for fix in pattern.fixes)]
         + [ex for ex in pattern.examples.fires]
     )
-    return head, cause, rest
+    return _URL.sub(" ", head), _URL.sub(" ", cause), _URL.sub(" ", rest)
 
 
 @cache
@@ -96,7 +99,7 @@ def _index(kb: KnowledgeBase) -> sqlite3.Connection:
 
 
 def _fts_query(text: str) -> str:
-    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS]
+    words = [w.lower() for w in _WORD.findall(_URL.sub(" ", text)) if w.lower() not in _STOPWORDS]
     return " OR ".join(f'"{word}"' for word in dict.fromkeys(words))
 
 
