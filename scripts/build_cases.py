@@ -46,6 +46,7 @@ MEASURED_BATCHES = (
     "batch-9",
     "batch-10",
     "batch-11",
+    "batch-12",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
