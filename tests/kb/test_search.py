@@ -12,7 +12,6 @@ def test_a_web_address_in_the_symptoms_retrieves_nothing() -> None:
     assert search(kb.load(), "git+https://github.com/NVIDIA/TransformerEngine.git@stable") == []
 
 
-
 def test_the_words_around_an_address_still_count() -> None:
     hits = search(kb.load(), "see https://example.org/x: UnpicklingError invalid load key")
     assert hits and hits[0].pattern.id == "weights-file-is-lfs-pointer-or-html-page"
