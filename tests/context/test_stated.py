@@ -61,6 +61,14 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("the first evaluation prints accuracy 0.745 and my F1, then the run crashes", "crash"),
         ("I swapped the accuracy reward for an F1 score and training crashes", "crash"),
         ("validation accuracy is far too low", "wrong_output"),
+        # batch-12: freezing part of the model is a setup; a rate is a speed; silence is a hang
+        ("I swap the head, freeze the backbone, and build Adam over the rest", None),
+        (
+            "it only processes about 2,000-3,000 flows per second, ~12 s per epoch",
+            "slow_throughput",
+        ),
+        ("it stops after the cached-file line and never prints anything else", "hang"),
+        ("it dies listing only eval_runtime, samples/steps per second and epoch", "crash"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

@@ -93,7 +93,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
             r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
             r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)|"
-            r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)"
+            r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)|"
+            r"never prints? (?:anything|any ?more|another)"
         ),
     ),
     (
@@ -110,7 +111,12 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
-            r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)"
+            r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)|"
+            # "about 300 samples per second", "one step per second", "~12 s per epoch"
+            # (not a metric's name in a list: "eval_runtime, samples/steps per second")
+            r"(?<![/_])\b(?:samples?|steps?|rows?|flows?|examples?|images?|tokens?|batches?|"
+            r"items?|sequences?|iterations?) per second|"
+            r"(?:\d|~)[^ ]* ?(?:s|sec\w*|min\w*) per (?:epoch|step|batch|iteration)"
         ),
     ),
     (
@@ -232,6 +238,8 @@ _DENIED = re.compile(
 _DESCRIBED_SETTING = re.compile(
     r"\b(?:backbone|layers?|weights?|encoder|parameters?|params|base|model|embeddings?|"
     r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
+    r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
+    r"weights?|encoder|parameters?|params|base|embeddings?|modules?|blocks?)\b|"
     r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
     r"(?:stalls|plateaus|stops improving)\b"
 )
