@@ -1,0 +1,19 @@
+"""Pages written after first-sight batch-12 was judged, each naming a batch-12 case it missed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trainwreck.curation.cases import diagnose_folder
+
+BATCH_12 = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-12"
+
+
+def test_per_position_logits_with_the_classes_last() -> None:
+    # judged family at 0e5ddfc (a ragged-collate page led); the numbers name the layout
+    report = diagnose_folder(
+        BATCH_12 / "r3-accelerate-bilstm-pos-tagger-target-size-runtimeerror-repro"
+    )
+    top = report.hypotheses[0]
+    assert top.id == "cross-entropy-class-dim-last"
+    assert "[32, 12]" in top.root_cause and "[32, 19]" in top.root_cause
