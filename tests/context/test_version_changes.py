@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from trainwreck import analyzers
-from trainwreck.context.versions import stated_changes, version_changes
+from trainwreck.context.versions import stated_changes, version_changes, versions_of
 from trainwreck.evidence.collect import collect
+from trainwreck.model import Evidence
 
 CASES = Path(__file__).parent.parent / "cases"
 
@@ -69,3 +70,14 @@ def test_two_listings_show_the_packages_that_changed(tmp_path: Path) -> None:
     assert change.source == "listings"
     finding = next(f for f in analyzers.run(evidence) if f.id == "version.regression")
     assert finding.values["bad_version"] == "2.6.3"
+
+
+def test_versions_the_description_names_where_the_logs_print_none() -> None:
+    # batch-11's DeepSpeed thread lists its stack only in the description
+    evidence = Evidence(
+        symptoms="torch 2.6.0+cu118, transformers 4.50.0, peft 0.15.0, deepspeed 0.16.5",
+        environment={"torch": "2.7.0"},
+    )
+    versions = versions_of(evidence)
+    assert versions["peft"] == "0.15.0" and versions["deepspeed"] == "0.16.5"
+    assert versions["torch"] == "2.7.0"  # what the environment listing printed wins

@@ -139,8 +139,17 @@ def version_changes(evidence: Evidence) -> tuple[VersionChange, ...]:
 
 
 def versions_of(evidence: Evidence) -> dict[str, str]:
-    """Package -> version, from the environment listing, log banners and the setup."""
+    """Package -> version, from the environment listing, log banners and the setup, then
+    the versions the user's description names ("peft 0.15.0, deepspeed 0.16.5") where the
+    logs print none."""
     versions = {name.lower(): version for name, version in evidence.setup.frameworks.items()}
     for name, version in evidence.environment.items():
         versions.setdefault(name.lower(), version)
+    for found in _pkg_version().finditer(evidence.symptoms or ""):
+        versions.setdefault(_canonical(found.group("pkg")), found.group("ver"))
     return versions
+
+
+@cache
+def _pkg_version() -> re.Pattern[str]:
+    return re.compile(rf"(?i)(?<![\w.-]){_PKG_VERSION}")

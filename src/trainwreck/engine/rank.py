@@ -78,7 +78,11 @@ def _known_bug(
     boost = 0.0
     said = {change.package: change.bad for change in context.version_changes if change.bad}
     for affected in pattern.affected:
-        version = evidence.installed_version(affected.package) or said.get(affected.package)
+        version = (
+            evidence.installed_version(affected.package)
+            or said.get(affected.package)
+            or context.versions.get(affected.package)
+        )
         if version is None or (inside := _in_range(version, affected.specifier)) is None:
             continue
         fixed = f"; fixed in {affected.fixed_in}" if affected.fixed_in else ""
