@@ -17,3 +17,11 @@ def test_per_position_logits_with_the_classes_last() -> None:
     top = report.hypotheses[0]
     assert top.id == "cross-entropy-class-dim-last"
     assert "[32, 12]" in top.root_cause and "[32, 19]" in top.root_cause
+
+
+def test_the_all_linear_shorthand_on_an_old_peft() -> None:
+    # High and judged family at 0e5ddfc: the generic target-modules page named the wrong change
+    report = diagnose_folder(BATCH_12 / "t3-peft-all-linear-shortcut-old-peft")
+    top = report.hypotheses[0]
+    assert top.id == "peft-all-linear-before-0-8"
+    assert "peft-target-modules-not-found" not in {h.id for h in report.hypotheses}
