@@ -74,7 +74,9 @@ class _Weights:
     rare: frozenset[str]
 
     def mass(self, found: Iterable[str]) -> float:
-        return sum(self.idf.get(word, 0.0) for word in found)
+        # fsum: a word set's iteration order follows the process's string hash seed, and a
+        # plain sum's last bits with it, which could tip a line across LINE_MATCH
+        return math.fsum(self.idf.get(word, 0.0) for word in found)
 
 
 def _weights(counts: Mapping[str, int], total: int) -> _Weights:
@@ -134,7 +136,7 @@ class CaseIndex:
         weights = self._without(skipped)
         seen = frozenset().union(*query) if query else frozenset()
         shared: dict[int, float] = defaultdict(float)
-        for word in seen & weights.rare if specific else seen:
+        for word in sorted(seen & weights.rare if specific else seen):  # a fixed sum order
             for number in self.postings.get(word, ()):
                 if number not in skipped:
                     shared[number] += weights.idf.get(word, 0.0)
