@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from trainwreck.kb.search import WEB_ADDRESS
+
 _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b")
 # A directory prefix of a path: what varies between machines, unlike the file name.
 # It starts only where a run of path characters starts, or at a drive (the `s:` of
@@ -120,14 +122,12 @@ BOILERPLATE = frozenset(
         "expandable_segments",
     )
 )
-# A web address (a documentation link in a message) varies and identifies nothing.
-_URL = re.compile(r"\bhttps?://\S+")
 MIN_WORD = 2
 
 
 def words(text: str) -> frozenset[str]:
     """The identifying words of one line of evidence."""
-    text = _DIRECTORIES.sub("", _HEX.sub(" ", _URL.sub(" ", text)))
+    text = _DIRECTORIES.sub("", _HEX.sub(" ", WEB_ADDRESS.sub(" ", text)))
     return frozenset(
         word
         for word in (w.lower() for w in _WORD.findall(text))

@@ -16,8 +16,8 @@ from trainwreck.kb.schema import Pattern
 
 _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
 # A web address names where something lives, not what went wrong: its words ("https",
-# "github", "com") would match every page that quotes one.
-_URL = re.compile(r"\b(?:https?|git)(?:\+https?)?://\S+")
+# "github", "com") would match every page that quotes one (the case memory drops it too).
+WEB_ADDRESS = re.compile(r"\b(?:https?|git)(?:\+https?)?://\S+")
 # Words that carry no signal in a symptom description.
 _STOPWORDS = frozenset(
     [
@@ -82,7 +82,7 @@ def _page_text(pattern: Pattern) -> tuple[str, str, str]:
         [pattern.discriminator, *pattern.frameworks, *(fix.action for fix in pattern.fixes)]
         + [ex for ex in pattern.examples.fires]
     )
-    return _URL.sub(" ", head), _URL.sub(" ", cause), _URL.sub(" ", rest)
+    return WEB_ADDRESS.sub(" ", head), WEB_ADDRESS.sub(" ", cause), WEB_ADDRESS.sub(" ", rest)
 
 
 @cache
@@ -99,7 +99,9 @@ def _index(kb: KnowledgeBase) -> sqlite3.Connection:
 
 
 def _fts_query(text: str) -> str:
-    words = [w.lower() for w in _WORD.findall(_URL.sub(" ", text)) if w.lower() not in _STOPWORDS]
+    words = [
+        w.lower() for w in _WORD.findall(WEB_ADDRESS.sub(" ", text)) if w.lower() not in _STOPWORDS
+    ]
     return " OR ".join(f'"{word}"' for word in dict.fromkeys(words))
 
 
