@@ -11,12 +11,10 @@ random sample on purpose (random, numpy or torch random calls) stay quiet.
 from __future__ import annotations
 
 import ast
-import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import RANDOM_CALL, item_methods
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, dotted
-
-_RANDOM = re.compile(r"(?:^|\.)(?:random|randint|randn|rand|randperm|choice|sample|shuffle)\b")
 
 
 def _ignores_index(method: Function) -> bool:
@@ -31,7 +29,7 @@ def _ignores_index(method: Function) -> bool:
         isinstance(node, ast.Return) and node.value is not None for node in ast.walk(method)
     )
     draws = any(
-        isinstance(node, ast.Call) and _RANDOM.search(dotted(node.func))
+        isinstance(node, ast.Call) and RANDOM_CALL.search(dotted(node.func))
         for node in ast.walk(method)
     )
     return returns and not draws
@@ -40,8 +38,8 @@ def _ignores_index(method: Function) -> bool:
 def _find(tree: Tree) -> list[Hit]:
     return [
         tree.hit(node, index=node.args.args[1].arg)
-        for node in tree.nodes
-        if isinstance(node, Function) and node.name == "__getitem__" and _ignores_index(node)
+        for node in item_methods(tree)
+        if _ignores_index(node)
     ]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import dataset_classes
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, keyword, last
 
 
@@ -25,15 +26,6 @@ def _unbounded(decorator: ast.expr) -> bool:
             size = decorator.args[0]
         return isinstance(size, ast.Constant) and size.value is None
     return False
-
-
-def _dataset_classes(tree: Tree) -> list[ast.ClassDef]:
-    return [
-        node
-        for node in tree.nodes
-        if isinstance(node, ast.ClassDef)
-        and any(isinstance(f, Function) and f.name == "__getitem__" for f in node.body)
-    ]
 
 
 def _stores_items(function: Function) -> list[ast.Assign]:
@@ -54,7 +46,7 @@ def _stores_items(function: Function) -> list[ast.Assign]:
 
 def _find(tree: Tree) -> list[Hit]:
     hits = []
-    for cls in _dataset_classes(tree):
+    for cls in dataset_classes(tree):
         for function in (f for f in cls.body if isinstance(f, Function)):
             for decorator in function.decorator_list:
                 if _unbounded(decorator):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from trainwreck.analyzers.code.tree import Tree, calls, dotted, is_method, last, receiver
+from trainwreck.analyzers.code.tree import Function, Tree, calls, dotted, is_method, last, receiver
 
 # Names PyTorch and diffusers examples give modules, with or without `self.`.
 MODEL_WORDS = frozenset(
@@ -103,6 +103,11 @@ _DETACHING_METHODS = frozenset({"item", "detach", "tolist", "numpy", "detach_"})
 _DETACHING_FUNCTIONS = frozenset({"float", "int", "round"})
 # Code that puts a tensor or a module on an accelerator says so in one of these words.
 _ON_GPU = re.compile(r"\bcuda\b|\bdevice\b")
+# Calls that draw random numbers: what makes a sample path an augmentation (or a sampler).
+RANDOM_CALL = re.compile(
+    r"(?:^|\.)(?:random|randint|randn|rand|randperm|choice|sample|shuffle|normal|uniform)"
+    r"(?:_like)?\b"
+)
 # Lightning runs these hooks with autograd off already.
 NO_GRAD_HOOKS = frozenset({"validation_step", "test_step", "predict_step"})
 
@@ -230,3 +235,20 @@ def builds_layer(value: ast.expr, classes: set[str]) -> bool:
     if not name[:1].isupper() or name in PARAMETER_FREE_LAYERS or _LOSS_CALL.search(name):
         return False
     return name in classes or dotted(value).startswith(("nn.", "torch.nn."))
+
+
+def dataset_classes(tree: Tree) -> list[ast.ClassDef]:
+    """Classes that define `__getitem__`: map-style datasets."""
+    return [
+        node
+        for node in tree.nodes
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(f, Function) and f.name == "__getitem__" for f in node.body)
+    ]
+
+
+def item_methods(tree: Tree) -> list[Function]:
+    """Every `__getitem__` the code defines: the path each sample takes."""
+    return [
+        node for node in tree.nodes if isinstance(node, Function) and node.name == "__getitem__"
+    ]
