@@ -11,6 +11,7 @@ from trainwreck.model import CodeSnippet, Evidence, Finding
 ROOT = Path(__file__).resolve().parents[2]
 BATCH_1 = ROOT / "benchmarks" / "first_sight" / "batch-1"
 BATCH_11 = ROOT / "benchmarks" / "first_sight" / "batch-11"
+BATCH_12 = ROOT / "benchmarks" / "first_sight" / "batch-12"
 CASES = ROOT / "tests" / "cases"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from code_helpers import BATCH_1, ROOT, file_findings, fires
+from code_helpers import BATCH_1, BATCH_12, ROOT, file_findings, fires
 
 ID = "code.grad_through_singular_point"
 BATCH_2 = ROOT / "benchmarks" / "first_sight" / "batch-2"
@@ -81,3 +81,13 @@ def test_quiet_with_an_epsilon_a_clamp_or_no_gradient() -> None:
         "d = torch.sqrt(((a - b) ** 2).sum(-1))\nprint(d)",  # nothing is differentiated
     ):
         assert not fires(source, ID), source
+
+
+def test_fires_on_a_division_by_what_the_condition_tests() -> None:
+    # batch-12's demand forecaster skips zero-sale days with where(target > 0, err / target, 0)
+    script = BATCH_12 / "r1-pytorch-store-demand-mape-loss-nan" / "train.py"
+    assert file_findings(script)[ID].values["operation"] == "division inside where"
+    guarded = "ape = torch.where(t > 0, err / t.clamp(min=1), 0)\nape.sum().backward()"
+    other = "r = torch.where(mask, err / scale, 0)\nr.sum().backward()"
+    assert not fires(guarded, ID)
+    assert not fires(other, ID)

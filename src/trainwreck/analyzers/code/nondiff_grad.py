@@ -7,7 +7,9 @@ the function's own derivative is finite there: the gradient of norm(x) ** 2 at
 picks a safe branch does not help: both branches are differentiated and the
 untaken one's inf, times the zero cotangent `where` gives it, is NaN. The
 remedy is to keep the unsafe input away from its singular point (the "double
-where": `sqrt(where(c, safe, x))`), or to write the function without it.
+where": `sqrt(where(c, safe, x))`), or to write the function without it. A
+division whose divisor the condition tests (`where(d > 0, a / d, 0)`, to skip
+zero targets) fails the same way: a / 0 is inf and its gradient times zero NaN.
 A hand-written distance, `sqrt(sum(d ** 2))` with no epsilon, is the common case:
 it is exactly 0 between a point and itself. Fires only in code that
 differentiates (`grad`, `backward`, ...), since the forward values are fine.
@@ -18,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last, names_in, number
 
 # Functions whose derivative is infinite at a boundary of their domain (0 for sqrt and log).
 _SINGULAR = frozenset({"sqrt", "rsqrt", "log", "log2", "log10", "arcsin", "arccos"})
@@ -108,18 +110,33 @@ def _unsafe_branches(tree: Tree) -> list[Hit]:
         if last(call) not in _WHERE or len(call.args) != 3:
             continue
         for branch in call.args[1:]:
-            unsafe = next(
+            unsafe: ast.expr | None = next(
                 (c for c in calls(branch) if last(c) in _BRANCH_UNSAFE and not _guarded(c)),
                 None,
             )
+            operation = f"{last(unsafe)} inside where"
+            if unsafe is None:
+                unsafe = _division_by_tested(branch, call.args[0])
+                operation = "division inside where"
             if unsafe is not None:
-                hits.append(
-                    tree.hit(
-                        call, operation=f"{last(unsafe)} inside where", branch=ast.unparse(unsafe)
-                    )
-                )
+                hits.append(tree.hit(call, operation=operation, branch=ast.unparse(unsafe)))
                 break
     return hits
+
+
+def _division_by_tested(branch: ast.expr, condition: ast.expr) -> ast.BinOp | None:
+    """`a / d` in a branch of `where(d > 0, ...)`: the condition tests the divisor, so the
+    rows it rejects divide by 0 there, and x / 0's gradient times where's zero is NaN."""
+    tested = names_in(condition)
+    for node in ast.walk(branch):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Div)
+            and names_in(node.right) & tested
+            and not any(last(inner) in _WHERE | _BOUNDS for inner in calls(node.right))
+        ):
+            return node
+    return None
 
 
 def _find(tree: Tree) -> list[Hit]:
