@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from trainwreck.curation.cases import diagnose_folder
 
 BATCH_12 = Path(__file__).parents[2] / "benchmarks" / "first_sight" / "batch-12"
@@ -24,3 +26,27 @@ def test_the_all_linear_shorthand_on_an_old_peft() -> None:
     report = diagnose_folder(BATCH_12 / "t3-peft-all-linear-shortcut-old-peft")
     top = report.hypotheses[0]
     assert top.id == "peft-all-linear-before-0-8" and top.confidence == "high"
+
+
+# Each reproduction below was judged wrong at 0e5ddfc; a code detector now reads the planted
+# mistake in its train.py and the page for that mechanism leads.
+CODE_READ = {
+    "r3-pytorch-softmax-regression-manual-sgd-runtimeerror-repro": (
+        "leaf-tensor-updated-in-place-with-grad-on"
+    ),
+    "r1-pytorch-store-demand-mape-loss-nan": "grad-nan-at-nondifferentiable-point",
+    "r3-accelerate-wafer-cnn-val-acc-zero-repro": "max-values-used-as-predicted-class",
+    "r3-transformers-trainer-headline-topic-bert-valueerror-unpack-repro": (
+        "tokenizer-tensors-in-getitem-extra-batch-dim"
+    ),
+    "r1-pytorch-review-classifier-predict-script-random": "ids-assigned-in-set-iteration-order",
+    "r3-pytorch-imu-cnn-train-loss-rises-each-epoch-repro": "dataset-item-modified-in-place",
+    "r3-pytorch-defect-resnet-transfer-optimizer-valueerror-repro": (
+        "optimizer-got-empty-parameter-list"
+    ),
+}
+
+
+@pytest.mark.parametrize(("case", "page"), sorted(CODE_READ.items()))
+def test_the_planted_mistake_leads(case: str, page: str) -> None:
+    assert diagnose_folder(BATCH_12 / case).hypotheses[0].id == page
