@@ -17,6 +17,9 @@ ID = "code.regex_nested_quantifier"
         (r"^[a-z0-9\s]*$", False),
         (r"(\d+)-(\d+)", False),
         (r"(?:ab)+", False),
+        # each round opens with a separator the inner repeat cannot match
+        (r"^[a-z]+(?:\s[a-z0-9]+)*$", False),
+        (r"(?:,\d+)*", False),
     ],
 )
 def test_fires_only_on_nested_quantifiers(pattern: str, expected: bool) -> None:

@@ -44,6 +44,12 @@ CODE_READ = {
     "r3-pytorch-defect-resnet-transfer-optimizer-valueerror-repro": (
         "optimizer-got-empty-parameter-list"
     ),
+    "r2-pytorch-tile-cnn-no-progress-epoch0-repro": "process-pool-inside-dataset-with-workers",
+    "r2-pytorch-eeg-sleep-dataset-build-cannot-allocate-repro": "tensor-slice-keeps-whole-storage",
+    "r1-transformers-trainer-news-topic-loss-climbs": "trainer-optimizer-built-without-lr",
+    "r1-transformers-trainer-toxic-flagger-never-flags": "class-weights-proportional-to-frequency",
+    "r1-transformers-ticket-tagger-trainer-loss-nan": "class-weight-divides-by-zero-count",
+    "r2-transformers-faq-gpt2-trainer-stuck-first-eval-repro": "regex-catastrophic-backtracking",
 }
 
 

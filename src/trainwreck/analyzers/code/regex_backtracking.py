@@ -6,7 +6,8 @@ all before it reports that a string does not match, so one input that almost
 matches (a sentence ending in punctuation, a long token) keeps a core busy for
 minutes or forever: the step, the metric or the preprocessing that calls it
 hangs with no error. A group whose contents cannot be empty and cannot overlap
-with what follows is safe; a possessive or atomic group (Python 3.11+) is too.
+with what follows is safe, and so is one that opens with a required separator
+(`(?:\\s[a-z]+)*`); a possessive or atomic group (Python 3.11+) is too.
 """
 
 from __future__ import annotations
@@ -33,11 +34,17 @@ def _pattern(call: ast.Call) -> str | None:
     return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
 
 
+# A group that opens with one required atom (`\s`, `,`, `[;:]`) before its repeated part:
+# each round must consume that separator, so the rounds cannot overlap (`(?:\s[a-z]+)*`).
+_SEPARATED = re.compile(r"^\((?:\?:)?(?:\\.|\[[^\]]*\]|[^\\\[(+*?{])(?![+*?{])")
+
+
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for call in tree.calls:
         pattern = _pattern(call)
-        if pattern is not None and (nested := _NESTED.search(pattern)):
+        nested = _NESTED.search(pattern) if pattern is not None else None
+        if nested is not None and not _SEPARATED.match(nested.group(0)):
             hits.append(tree.hit(call, group=nested.group(0)))
     return hits
 
