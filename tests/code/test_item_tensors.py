@@ -40,3 +40,12 @@ def test_outside_getitem_batch_tensors_are_normal() -> None:
 def test_the_headline_dataset_is_found() -> None:
     script = BATCH_12 / "r3-transformers-trainer-headline-topic-bert-valueerror-unpack-repro"
     assert file_findings(script / "train.py")[ID].values["line"] == 60  # the tokenizer call
+
+
+def test_a_batch_indexed_by_the_item_loses_its_leading_dimension() -> None:
+    # the whole list tokenized to (N, L) tensors, then row idx taken: one dimension per field
+    body = "item = {k: v[i] for k, v in enc.items()}"
+    source = GETITEM.replace("self.texts[i]", "self.texts").format(
+        kwargs='return_tensors="pt"', body=body
+    )
+    assert not fires(source, ID)

@@ -41,9 +41,10 @@ _CHAIN = "floor((n + 2p - d(k-1) - 1)/s) + 1 per printed layer"
 _NAMED = ("hidden", "positions", "seq_len", "batch", "vocab", "classes", "heads")
 
 
-def _line(
+def line(
     label: str, value: int | str, source: str, formula: str = "from the error"
 ) -> ArithmeticLine:
+    """One line of shape arithmetic, with where its value came from."""
     return ArithmeticLine(label=label, formula=formula, value=value, source=source)
 
 
@@ -76,9 +77,9 @@ def _conv_story(
     )
     where = f"{conv.where} ({conv.text})"
     lines = [
-        _line("channels of the last conv", channels, where, "printed model"),
-        _line("feature map arriving", f"{side}x{side}", "computed", f"{width} / {channels}, √"),
-        _line(
+        line("channels of the last conv", channels, where, "printed model"),
+        line("feature map arriving", f"{side}x{side}", "computed", f"{width} / {channels}, √"),
+        line(
             "feature map the layer expects",
             f"{needed}x{needed}",
             "computed",
@@ -98,14 +99,14 @@ def _through_chain(
         for label, target in (("arriving", side), ("expected", needed))
     }
     lines = [
-        _line(f"input sides giving the {label} map", f"{span[0]}-{span[1]}", "computed", _CHAIN)
+        line(f"input sides giving the {label} map", f"{span[0]}-{span[1]}", "computed", _CHAIN)
         for label, span in spans.items()
         if span is not None
     ]
     if stated is not None and chain.side(stated[0]) == side:
         lines[:0] = [
-            _line("input side", stated[0], stated[1], "stated"),
-            _line("side after the printed layers", side, "computed", _CHAIN),
+            line("input side", stated[0], stated[1], "stated"),
+            line("side after the printed layers", side, "computed", _CHAIN),
         ]
         return (
             f"; the printed layers turn the {stated[0]}x{stated[0]} input into {side}x{side}",
@@ -125,10 +126,10 @@ def _matmul(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
         int(found[name] or found[f"{name}_old"]) for name in ("rows", "width", "inputs", "outputs")
     )
     lines = [
-        _line("input rows (batch x positions)", rows, said.where),
-        _line("input width (features arriving)", width, said.where),
-        _line("layer in_features (weight rows, transposed)", inputs, said.where),
-        _line("layer out_features", outputs, said.where),
+        line("input rows (batch x positions)", rows, said.where),
+        line("input width (features arriving)", width, said.where),
+        line("layer in_features (weight rows, transposed)", inputs, said.where),
+        line("layer out_features", outputs, said.where),
     ]
     if rows == inputs and width != inputs:
         finding_id = "shape.operand_transposed"
@@ -154,13 +155,14 @@ def _matmul(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
     for value, side in ((width, "input width"), (inputs, "in_features")):
         for size in _named(value, stated):
             lines.append(
-                _line(f"{side} equals {size.quantity}", size.value, size.source, "stated size")
+                line(f"{side} equals {size.quantity}", size.value, size.source, "stated size")
             )
     values = {"rows": rows, "width": width, "in_features": inputs, "out_features": outputs}
-    return _finding(finding_id, (title, summary), said, lines, values)
+    return shape_finding(finding_id, (title, summary), said, lines, values)
 
 
-def _relation(a: int, b: int) -> str:
+def relation(a: int, b: int) -> str:
+    """How two printed sizes relate: off by one, a whole multiple, or a plain difference."""
     low, high = sorted((a, b))
     if high - low == 1:
         return "they differ by one"
@@ -172,25 +174,25 @@ def _relation(a: int, b: int) -> str:
 def _broadcast(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
     a, b, dim = int(found["a"]), int(found["b"]), int(found["dim"])
     lines = [
-        _line("tensor a", a, said.where),
-        _line("tensor b", b, said.where),
-        _line("dimension", dim, said.where),
+        line("tensor a", a, said.where),
+        line("tensor b", b, said.where),
+        line("dimension", dim, said.where),
     ]
     title = f"tensor a has {a} where tensor b has {b} at dimension {dim}"
-    summary = f"{title}: {_relation(a, b)}"
+    summary = f"{title}: {relation(a, b)}"
     stated = sizes(evidence)
     named: list[str] = []
     for name, value in (("a", a), ("b", b)):
         for size in _named(value, stated):
-            lines.append(_line(f"{name} equals {size.quantity}", value, size.source, "stated size"))
+            lines.append(line(f"{name} equals {size.quantity}", value, size.source, "stated size"))
             named.append(f"{name} = {size.quantity} {value}")
     if named:
         summary += f" ({'; '.join(named)})"
     values = {"a": a, "b": b, "dim": dim}
-    return _finding("shape.broadcast_mismatch", (title, summary), said, lines, values)
+    return shape_finding("shape.broadcast_mismatch", (title, summary), said, lines, values)
 
 
-def _finding(
+def shape_finding(
     finding_id: str,
     words: tuple[str, str],
     said: Said,

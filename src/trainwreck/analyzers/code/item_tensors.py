@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import item_methods
+from trainwreck.analyzers.code.names import indexes_a_result, item_methods
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, keyword, last, number
 
 _BATCH_TENSORS = frozenset({"pt", "np", "tf"})
@@ -42,7 +42,8 @@ def _find(tree: Tree) -> list[Hit]:
     hits = []
     for function in item_methods(tree):
         tokenized = _tokenized_to_tensors(function)
-        if tokenized and not _drops_leading_dim(function):
+        # a batch tokenized whole and indexed by the item (`v[idx]`) loses its leading dimension
+        if tokenized and not _drops_leading_dim(function) and not indexes_a_result(function):
             hits.append(tree.hit(tokenized[0]))
     return hits
 

@@ -13,34 +13,17 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import item_methods
-from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, dotted
+from trainwreck.analyzers.code.names import indexes_a_result, item_methods
+from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted
 
 # Calls that turn text or samples into features: a tokenizer, an encoder, a transform.
 _PROCESSES = re.compile(r"(?i)tok|encode|transform|process|featur")
-_SELF_AND_INDEX = 2
-
-
-def _indexes_a_result(function: Function) -> bool:
-    """The method picks its item out of something it computed: `v[idx]` on a name that is
-    not the dataset's own storage (`self.texts[idx]` reads storage)."""
-    arguments = function.args.args
-    if len(arguments) < _SELF_AND_INDEX:
-        return False
-    index = arguments[1].arg
-    return any(
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Name)
-        and node.slice.id == index
-        and not dotted(node.value).startswith("self.")
-        for node in ast.walk(function)
-    )
 
 
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for function in item_methods(tree):
-        if not _indexes_a_result(function):
+        if not indexes_a_result(function):
             continue
         for call in calls(function):
             whole = call.args[0] if call.args else None

@@ -108,6 +108,8 @@ RANDOM_CALL = re.compile(
     r"(?:^|\.)(?:random|randint|randn|rand|randperm|choice|sample|shuffle|normal|uniform)"
     r"(?:_like)?\b"
 )
+# `__getitem__(self, index)`: the arguments before the index.
+_SELF_AND_INDEX = 2
 # Lightning runs these hooks with autograd off already.
 NO_GRAD_HOOKS = frozenset({"validation_step", "test_step", "predict_step"})
 
@@ -252,3 +254,19 @@ def item_methods(tree: Tree) -> list[Function]:
     return [
         node for node in tree.nodes if isinstance(node, Function) and node.name == "__getitem__"
     ]
+
+
+def indexes_a_result(function: Function) -> bool:
+    """A `__getitem__` picks its item out of something it computed: `v[idx]` on a name that
+    is not the dataset's own storage (`self.texts[idx]` reads storage)."""
+    arguments = function.args.args
+    if len(arguments) < _SELF_AND_INDEX:
+        return False
+    index = arguments[1].arg
+    return any(
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == index
+        and not dotted(node.value).startswith("self.")
+        for node in ast.walk(function)
+    )
