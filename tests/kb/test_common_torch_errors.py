@@ -40,6 +40,26 @@ RAISED = [
         "collate-unsupported-sample-type",
         "torch.utils.data.default_collate([object(), object()])",
     ),
+    ("rnn-input-size-differs-from-feature-dim", "torch.nn.LSTM(10, 4)(torch.zeros(5, 2, 20))"),
+    (
+        "rnn-hidden-state-batch-size-mismatch",
+        "torch.nn.GRU(8, 4, batch_first=True)(torch.zeros(16, 5, 8), torch.zeros(1, 32, 4))",
+    ),
+    (
+        "image-channels-differ-from-normalize-or-rgb-transform",
+        "torch.zeros(1, 28, 28).sub_(torch.zeros(3, 1, 1))",
+    ),
+    ("class-index-target-not-int64", "F.nll_loss(torch.zeros(4, 3), torch.zeros(4))"),
+    (
+        "dataloader-empty-dataset-num-samples-zero",
+        "torch.utils.data.DataLoader([], batch_size=4, shuffle=True)",
+    ),
+    ("path-setting-left-unset-none", "import os; os.path.join(None, 'checkpoints')"),
+    (
+        "checkpoint-zip-truncated-or-corrupt",
+        "import io; b = io.BytesIO(); torch.save({'w': torch.zeros(64)}, b); "
+        "torch.load(io.BytesIO(b.getvalue()[:-64]))",
+    ),
 ]
 
 
