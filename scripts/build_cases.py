@@ -47,6 +47,7 @@ MEASURED_BATCHES = (
     "batch-10",
     "batch-11",
     "batch-12",
+    "batch-13",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
