@@ -66,3 +66,16 @@ def misquoted(diagnosis: Diagnosis) -> list[tuple[str, int, str, str]]:
         if probe not in said and ref.text.split(" ", 1)[0] not in said:
             wrong.append((ref.source, ref.line, ref.text, said))
     return wrong
+
+
+def torch_error(code: str) -> str:
+    """`Type: message` of the exception a torch snippet raises on the CPU (torch is installed)."""
+    import torch
+    import torch.nn.functional as functional
+    import torch.utils.data  # default_collate and DataLoader
+
+    try:
+        exec(code, {"torch": torch, "F": functional})
+    except Exception as exc:  # the message is the fixture
+        return f"{type(exc).__name__}: {exc}"
+    raise AssertionError(f"{code!r} raised nothing")

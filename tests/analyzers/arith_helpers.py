@@ -49,18 +49,6 @@ def run_script(name: str, *, fails: bool = True) -> str:
     return result.stdout + result.stderr
 
 
-def torch_error(code: str) -> str:
-    """`Type: message` of the exception a torch snippet raises on the CPU (torch is installed)."""
-    import torch
-    import torch.nn.functional as functional
-
-    try:
-        exec(code, {"torch": torch, "F": functional})
-    except Exception as exc:  # the message is the fixture
-        return f"{type(exc).__name__}: {exc}"
-    raise AssertionError(f"{code!r} raised nothing")
-
-
 def found(diagnosis: Diagnosis, prefix: str) -> dict[str, Finding]:
     """The diagnosis's findings whose id starts with `prefix`, by id."""
     return {f.id: f for f in diagnosis.findings if f.id.startswith(prefix)}

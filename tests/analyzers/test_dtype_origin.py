@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from arith_helpers import first_sight, found, logged, sources, torch_error
+from arith_helpers import first_sight, found, logged, sources
 
+from helpers import torch_error
 from trainwreck.analyzers.dtype_origin import NUMPY_DEFAULT, normalise
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from arith_helpers import first_sight, found, logged, sources, torch_error, values
+from arith_helpers import first_sight, found, logged, sources, values
+
+from helpers import torch_error
 
 
 def test_repro_crossentropy_1based_labels_names_one_based_labels() -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arith_helpers import found, logged, torch_error, values
+from arith_helpers import found, logged, values
+
+from helpers import torch_error
 
 
 def test_a_view_that_hard_codes_the_batch_counts_the_rows_it_got(tmp_path: Path) -> None:

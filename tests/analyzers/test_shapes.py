@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from arith_helpers import first_sight, found, logged, run_script, sources, torch_error, values
+from arith_helpers import first_sight, found, logged, run_script, sources, values
 
+from helpers import torch_error
 from trainwreck.analyzers.conv_chain import Layer
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import torch_error
 from trainwreck.pipeline import diagnose
 
 # (the page, a statement that raises the error)
@@ -56,6 +57,12 @@ RAISED = [
     ),
     ("path-setting-left-unset-none", "import os; os.path.join(None, 'checkpoints')"),
     (
+        "onecycle-stepped-past-total-steps",
+        "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)\n"
+        "s = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=3)\n"
+        "for _ in range(4):\n    opt.step()\n    s.step()",
+    ),
+    (
         "checkpoint-zip-truncated-or-corrupt",
         "import io; b = io.BytesIO(); torch.save({'w': torch.zeros(64)}, b); "
         "torch.load(io.BytesIO(b.getvalue()[:-64]))",
@@ -63,20 +70,8 @@ RAISED = [
 ]
 
 
-def _raised(statement: str) -> str:
-    import torch
-    import torch.nn.functional as functional
-    import torch.utils.data  # default_collate lives there
-
-    try:
-        exec(statement, {"torch": torch, "F": functional})
-    except Exception as exc:  # the message is the fixture
-        return f"{type(exc).__name__}: {exc}"
-    raise AssertionError(f"{statement!r} raised nothing")
-
-
 @pytest.mark.parametrize(("page", "statement"), RAISED, ids=[page for page, _ in RAISED])
 def test_the_raised_message_leads_with_its_page(page: str, statement: str, tmp_path: Path) -> None:
     log = tmp_path / "train.log"
-    log.write_text(_raised(statement) + "\n", encoding="utf-8")
+    log.write_text(torch_error(statement) + "\n", encoding="utf-8")
     assert diagnose([str(log)]).hypotheses[0].id == page
