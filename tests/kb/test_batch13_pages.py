@@ -22,3 +22,10 @@ def test_a_onecycle_schedule_one_step_short_per_epoch() -> None:
     )
     top = report.hypotheses[0]
     assert top.id == "onecycle-stepped-past-total-steps"
+
+
+def test_masks_of_0_and_255_into_a_bce_loss() -> None:
+    # judged wrong at 73b2481 (the BCE target-shape page led on words): the negative loss
+    # now leads with the out-of-range target page
+    report = diagnose_folder(BATCH_13 / "r1-accelerate-crack-segmentation-loss-negative-repro")
+    assert report.hypotheses[0].id == "bce-targets-outside-zero-one"
