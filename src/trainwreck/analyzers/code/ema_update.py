@@ -16,15 +16,15 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, is_method, keyword
+from trainwreck.analyzers.code.tree import Hit, Tree, is_method, keyword, names_in
 
 # What names an average of weights (or its factor) in EMA code.
 _AVERAGE = re.compile(r"(?i)ema|teacher|target|shadow|averag|avg|decay|tau")
 _GRADIENT = re.compile(r"(?i)grad|\bg\b")
 
 
-def _names(node: ast.AST) -> str:
-    return " ".join(dotted(n) for n in ast.walk(node) if isinstance(n, ast.Name | ast.Attribute))
+def _names_of(node: ast.AST) -> str:
+    return " ".join(sorted(names_in(node)))
 
 
 def _unscaled_sum(call: ast.Call) -> ast.Call | None:
@@ -35,7 +35,7 @@ def _unscaled_sum(call: ast.Call) -> ast.Call | None:
     if not (isinstance(inner, ast.Call) and is_method(inner, "mul_") and inner.args):
         return None
     added = call.args[0]
-    if len(call.args) > 1 or isinstance(added, ast.BinOp) or _GRADIENT.search(_names(added)):
+    if len(call.args) > 1 or isinstance(added, ast.BinOp) or _GRADIENT.search(_names_of(added)):
         return None
     return inner
 
@@ -47,14 +47,18 @@ def _find(tree: Tree) -> list[Hit]:
         if inner is None:
             continue
         scope = tree.function(call)
-        # the receiver, the factor, the function's name and what the loop walks over
-        iterated = " ".join(
-            _names(loop.iter)
-            for loop in tree.loops(call)
-            if isinstance(loop, ast.For | ast.AsyncFor)
-        )
-        averaged = (
-            f"{_names(inner.func)} {_names(inner.args[0])} {scope.name if scope else ''} {iterated}"
+        # the receiver, the factor, the function's name and what the loops walk over
+        averaged = " ".join(
+            [
+                _names_of(inner.func),
+                _names_of(inner.args[0]),
+                scope.name if scope else "",
+                *(
+                    _names_of(loop.iter)
+                    for loop in tree.loops(call)
+                    if not isinstance(loop, ast.While)
+                ),
+            ]
         )
         if _AVERAGE.search(averaged):
             hits.append(tree.hit(call, factor=ast.unparse(inner.args[0])))

@@ -14,12 +14,8 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import RANDOM_CALL, item_methods
+from trainwreck.analyzers.code.names import IN_PLACE_METHODS, RANDOM_CALL, item_methods
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, dotted, receiver
-
-_IN_PLACE_METHODS = frozenset(
-    {"add_", "sub_", "mul_", "div_", "clamp_", "fill_", "masked_fill_", "normal_"}
-)
 
 
 def _stored_items(function: Function) -> dict[str, int]:
@@ -65,7 +61,7 @@ def _changed_in_place(node: ast.AST) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "shuffle" and node.args:
             return dotted(node.args[0])
-        if node.func.attr in _IN_PLACE_METHODS:
+        if node.func.attr in IN_PLACE_METHODS:
             return receiver(node)
     return ""
 

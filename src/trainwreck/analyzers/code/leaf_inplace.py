@@ -16,26 +16,9 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import IN_PLACE_METHODS
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, is_method, keyword, last, receiver
 
-# In-place methods that change a tensor's values (the trailing underscore spelling).
-_IN_PLACE = frozenset(
-    {
-        "add_",
-        "sub_",
-        "mul_",
-        "div_",
-        "copy_",
-        "fill_",
-        "zero_",
-        "normal_",
-        "uniform_",
-        "clamp_",
-        "addcdiv_",
-        "addcmul_",
-        "masked_fill_",
-    }
-)
 _PARAMETERS = frozenset({"parameters"})
 
 
@@ -89,7 +72,7 @@ def _updated(node: ast.AST) -> str:
         target = node.targets[0]
         return dotted(target.value) if isinstance(target, ast.Subscript) else ""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return receiver(node) if node.func.attr in _IN_PLACE else ""
+        return receiver(node) if node.func.attr in IN_PLACE_METHODS else ""
     return ""
 
 

@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last
+from trainwreck.analyzers.code.tree import Hit, Tree, calls, last, names_in
 
 _KEY_PADDING = frozenset({"key_padding_mask", "src_key_padding_mask", "tgt_key_padding_mask"})
 _HF_MASK = re.compile(r"(?i)attention_mask|attn_mask")
@@ -41,12 +41,8 @@ def _find(tree: Tree) -> list[Hit]:
         for kw in call.keywords:
             if kw.arg not in _KEY_PADDING:
                 continue
-            names = " ".join(
-                dotted(n) if isinstance(n, ast.Name | ast.Attribute) else str(n.value)
-                for n in ast.walk(kw.value)
-                if isinstance(n, ast.Name | ast.Attribute)
-                or (isinstance(n, ast.Constant) and isinstance(n.value, str))  # batch["..."]
-            )
+            keys = [n.value for n in ast.walk(kw.value) if isinstance(n, ast.Constant)]
+            names = " ".join([*names_in(kw.value), *map(str, keys)])  # batch["attention_mask"]
             if _HF_MASK.search(names) and not _inverted(kw.value):
                 hits.append(tree.hit(call, keyword=kw.arg, mask=ast.unparse(kw.value)))
     return hits

@@ -108,6 +108,24 @@ RANDOM_CALL = re.compile(
     r"(?:^|\.)(?:random|randint|randn|rand|randperm|choice|sample|shuffle|normal|uniform)"
     r"(?:_like)?\b"
 )
+# Tensor methods that change their receiver's values in place (the trailing-underscore spelling).
+IN_PLACE_METHODS = frozenset(
+    {
+        "add_",
+        "sub_",
+        "mul_",
+        "div_",
+        "copy_",
+        "fill_",
+        "zero_",
+        "normal_",
+        "uniform_",
+        "clamp_",
+        "addcdiv_",
+        "addcmul_",
+        "masked_fill_",
+    }
+)
 # `__getitem__(self, index)`: the arguments before the index.
 _SELF_AND_INDEX = 2
 # Lightning runs these hooks with autograd off already.
