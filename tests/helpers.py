@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,21 @@ def torch_error(code: str) -> str:
     except Exception as exc:  # the message is the fixture
         return f"{type(exc).__name__}: {exc}"
     raise AssertionError(f"{code!r} raised nothing")
+
+
+DISTRIBUTED_JOBS = Path(__file__).parent / "distributed" / "jobs"
+ONE_RANK_LIMIT_S = 60  # one process importing torch on a shared two-core machine
+
+
+def one_rank_dumps(out: Path, *steps: str, buffer: int = 50) -> None:
+    """Run collectives in a fresh one-rank gloo process and write its flight-recorder dumps
+    (tests/distributed/jobs/one_rank_dumps.py) into `out`."""
+    env = dict(os.environ, TORCH_FR_BUFFER_SIZE=str(buffer))
+    script = DISTRIBUTED_JOBS / "one_rank_dumps.py"
+    subprocess.run(
+        [sys.executable, str(script), str(out), *steps],
+        env=env,
+        check=True,
+        timeout=ONE_RANK_LIMIT_S,
+        capture_output=True,
+    )

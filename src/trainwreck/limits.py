@@ -24,6 +24,18 @@ MAX_METRICS_TEXT_BYTES = 256 * MIB
 # A metrics JSON (trainer_state.json, a W&B export) is parsed whole into Python objects,
 # about 8x its size in memory: 64 MiB (~500k log_history entries) stays under 1 GB.
 MAX_METRICS_JSON_BYTES = 64 * MIB
+# A flight-recorder dump is unpickled whole, like a metrics JSON: its ring buffer holds
+# TORCH_FR_BUFFER_SIZE entries (2,000 in PyTorch's own examples) of a few KiB each with
+# their stacks, so 64 MiB is an order of magnitude above a real one.
+MAX_FLIGHT_DUMP_BYTES = 64 * MIB
+# A torch.profiler trace is streamed one event at a time, keeping only step spans and the
+# few events the throughput analyzers use; this bounds the time: a 171 MB trace read in
+# 2.8 s with a 66 MB peak RSS (tests/evidence/test_profiler_trace.py), so 1 GiB in ~20 s.
+MAX_PROFILER_TRACE_BYTES = 1024 * MIB
+# Device intervals, marked operators and launch calls a trace reader keeps (a few numbers
+# each, in arrays): a busy GPU runs ~10k kernels per second, so 4M covers 400 s of profile,
+# far past the few steps a profiler schedule records, in about 100 MB.
+MAX_TRACE_RECORDS = 4_000_000
 # Logs are streamed in bounded memory; this bounds the time (the scanner reads a few
 # hundred MB/s) of an endless stream on stdin (`yes | trainwreck diagnose -`).
 MAX_LOG_BYTES = 4096 * MIB

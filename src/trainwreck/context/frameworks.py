@@ -190,6 +190,10 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
             found[framework] = f"installed: {package} {evidence.environment[package]}"
     if "transformers_version" in evidence.model_config_values:  # written by save_pretrained
         found.setdefault("transformers", "model config: transformers_version")
+    for trace in evidence.traces:  # torch.profiler wrote it; its nccl kernels are NCCL's
+        found.setdefault("pytorch", f"torch.profiler trace {trace.source}")
+        if trace.total("comm_us") > 0:
+            found.setdefault("nccl", f"nccl kernels in {trace.source}")
     config_texts = [
         (f"config {config.source}", f"{key}={value}")
         for config in evidence.configs

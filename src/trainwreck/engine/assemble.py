@@ -244,7 +244,8 @@ def build(
         )
     grounded = bool(hypotheses) and hypotheses[0].grounded
     undecided = all(h.confidence == "low" for h in hypotheses)
-    requests, questions = next_evidence(hypotheses, context) if undecided else ((), ())
+    given = frozenset(item.kind for item in evidence.files)
+    requests, questions = next_evidence(hypotheses, context, given) if undecided else ((), ())
     return Diagnosis(
         tool=ToolInfo(version=__version__, kb_version=kb.version),
         grounding="kb" if grounded else "ungrounded",

@@ -6,6 +6,7 @@ from trainwreck.context.denied import affirmed
 from trainwreck.engine.match import match_all
 from trainwreck.engine.rank import Candidate, order, score_candidate
 from trainwreck.kb import KnowledgeBase
+from trainwreck.kb.schema import Pattern
 from trainwreck.kb.search import search
 from trainwreck.model import Evidence, Finding, RunContext
 
@@ -20,23 +21,31 @@ STATED_CLASS_HITS = 3
 STATED_CLASS_DEPTH = 200
 
 
+def _names_a_keyword(pattern: Pattern, said: str) -> bool:
+    return any(keyword.lower() in said for keyword in pattern.keywords)
+
+
 def _symptom_relevance(
     kb: KnowledgeBase, evidence: Evidence, context: RunContext
 ) -> dict[str, float]:
     """Pages the symptoms retrieve, with the stated class's best ones among them.
 
-    Not retrieved: a page only its finding can speak for, and, when the user's code files
-    were read, a page whose mistake a code detector would have seen there (the symptoms'
-    words put such pages first in runs whose code does not contain the mistake: batch-10's
-    flat-accuracy and checkpoint-save reproductions led with a token-metric page).
+    Not retrieved: a page only its finding can speak for, a `keywords_only` page whose
+    keywords the symptoms do not name, and, when the user's code files were read, a page
+    whose mistake a code detector would have seen there (the symptoms' words put such
+    pages first in runs whose code does not contain the mistake: batch-10's flat-accuracy
+    and checkpoint-save reproductions led with a token-metric page).
     """
     if not evidence.symptoms:
         return {}
     code_read = any(snippet.origin == "file" for snippet in evidence.code)
+    said = evidence.symptoms.lower()
     hits = [
         hit
         for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
-        if not hit.pattern.speaks_through_finding and not (code_read and hit.pattern.seen_in_code)
+        if not hit.pattern.speaks_through_finding
+        and not (code_read and hit.pattern.seen_in_code)
+        and not (hit.pattern.keywords_only and not _names_a_keyword(hit.pattern, said))
     ]
     stated = context.stated.category if context.stated else None
     in_class = [hit for hit in hits if stated in hit.pattern.classes][:STATED_CLASS_HITS]

@@ -31,6 +31,10 @@ SPECIFIC_WEIGHT = 0.8
 # A code detector's finding names the cause in the user's own code, file:line: as direct
 # as the error message itself, so a strong one counts as specific.
 CODE_FINDING = "code."
+# Findings that compare what each rank printed or recorded (which rank raised, which
+# collective each rank waited in, where their flight recorders differ): read from the
+# run's own output, line by line, so a strong one counts as specific like a message.
+RANK_FINDINGS = ("ranks.", "collective.")
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
@@ -49,8 +53,9 @@ RELATED_CLASSES: tuple[frozenset[Category], ...] = (
 
 
 def specific_hit(match: Match | None, *, code: bool = True) -> bool:
-    """Whether a log signature strong enough to name the page on its own matched
-    (with `code`, a strong code finding counts too)."""
+    """Whether a signature strong enough to name the page on its own matched: a log
+    line, an exception, or a finding that compares the ranks' own output (with `code`,
+    a strong code finding counts too)."""
     if match is None:
         return False
     return any(
@@ -58,6 +63,7 @@ def specific_hit(match: Match | None, *, code: bool = True) -> bool:
         and (
             hit.signature.regex is not None
             or hit.signature.exception is not None
+            or (hit.signature.finding or "").startswith(RANK_FINDINGS)
             or (code and (hit.signature.finding or "").startswith(CODE_FINDING))
         )
         for hit in match.hits

@@ -9,7 +9,7 @@ setting documented by the framework that owns it.
 
 from __future__ import annotations
 
-from trainwreck.model import Category, EvidenceRequest, Hypothesis, RunContext
+from trainwreck.model import Category, EvidenceRequest, Hypothesis, InputKind, RunContext
 
 # (what, how) per class: the cheapest evidence that tells that class's causes apart.
 REQUESTS: dict[Category, tuple[tuple[str, str], ...]] = {
@@ -97,6 +97,11 @@ WITHOUT_GPU: dict[Category, tuple[tuple[str, str], ...]] = {
         ),
     ),
 }
+# Requests a kind of input the user already handed in answers: not asked for again.
+ANSWERED_BY: dict[str, InputKind] = {
+    "where a step's time goes": "profiler_trace",
+    "the collectives each rank last issued": "flight_recorder",
+}
 GPU_WORDS = frozenset({"cuda", "nccl"})
 MAX_QUESTIONS = 2
 
@@ -106,9 +111,10 @@ def _shows_gpu(context: RunContext) -> bool:
 
 
 def next_evidence(
-    hypotheses: list[Hypothesis], context: RunContext
+    hypotheses: list[Hypothesis], context: RunContext, given: frozenset[InputKind] = frozenset()
 ) -> tuple[tuple[EvidenceRequest, ...], tuple[str, ...]]:
-    """Evidence requests and questions that would separate the leading hypotheses."""
+    """Evidence requests and questions that would separate the leading hypotheses, less
+    what the kinds of input `given` already hold."""
     leading = hypotheses[:3]
     category = context.stated.category if context.stated else None
     if category is None and leading:
@@ -119,6 +125,7 @@ def next_evidence(
     requests = tuple(
         EvidenceRequest(what=what, how=how, separates=ids)
         for what, how in table.get(chosen, REQUESTS["crash"])
+        if ANSWERED_BY.get(what) not in given
     )
     questions = tuple(
         f"{h.title}? {h.discriminator}" for h in leading[:MAX_QUESTIONS] if h.discriminator

@@ -16,12 +16,13 @@ from typing import BinaryIO
 from trainwreck.curves import stores
 from trainwreck.curves.readers import read_text
 from trainwreck.errors import internal_error
-from trainwreck.evidence import code, configs, environment, files, metrics
+from trainwreck.evidence import code, configs, environment, files, metrics, profiler_trace
 from trainwreck.evidence._text import clean
 from trainwreck.evidence.exits import parse_exits
 from trainwreck.evidence.files import Candidate, MetricStore
-from trainwreck.evidence.lines import to_log_lines
-from trainwreck.evidence.logs import scan_stream
+from trainwreck.evidence.flight_recorder import DumpRefused, read_dump
+from trainwreck.evidence.lines import rank_of_path, to_log_lines
+from trainwreck.evidence.logs import Budget, budget_for, scan_stream
 from trainwreck.evidence.matcher import Matcher, build_matcher
 from trainwreck.evidence.roles import exception_roles, line_roles
 from trainwreck.evidence.setup import build_setup
@@ -34,12 +35,14 @@ from trainwreck.model import (
     EnvListing,
     Evidence,
     ExceptionRecord,
+    FlightDump,
     Gap,
     InputFile,
     InputKind,
     LogLine,
     MetricTable,
     ProcessExit,
+    ProfilerTrace,
     Scalar,
 )
 
@@ -54,6 +57,7 @@ class _Collector:
     """Accumulates what each reader found, in input order."""
 
     matcher: Matcher
+    budget: Budget = field(default_factory=Budget)  # each log's share of the lines kept
     files: list[InputFile] = field(default_factory=list)
     lines: list[LogLine] = field(default_factory=list)
     exceptions: list[ExceptionRecord] = field(default_factory=list)
@@ -68,6 +72,8 @@ class _Collector:
     metrics: list[MetricTable] = field(default_factory=list)
     code: list[CodeSnippet] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
+    flight_dumps: list[FlightDump] = field(default_factory=list)
+    traces: list[ProfilerTrace] = field(default_factory=list)
 
     def gap(self, source: str, reason: str) -> None:
         """Record what could not be read; a reason can quote the path (an OSError's does)."""
@@ -94,6 +100,12 @@ class _Collector:
         if kind == "log":
             self.read_log(item)
             return
+        if kind == "flight_recorder":
+            self.read_flight_dump(item)
+            return
+        if kind == "profiler_trace":
+            self.read_trace(item)
+            return
         try:
             text, stopped = read_whole(item.path, kind, item.size_bytes, item.compressed)
         except OSError as error:
@@ -107,23 +119,73 @@ class _Collector:
             # errors that follow too, not only the listing.
             self.read_log(item)
 
-    def read_log(self, item: Candidate) -> None:
+    def _open(self, item: Candidate, kind: InputKind) -> SafeStream | None:
+        """The file as a stream within its kind's read limit, or None with a Gap saying why."""
         try:
-            stream = open_limited(item.path, "log", item.size_bytes, item.compressed)
+            return open_limited(item.path, kind, item.size_bytes, item.compressed)
         except OSError as error:
             self.gap(item.name, f"cannot read: {error.strerror}")
+            return None
+
+    def read_log(self, item: Candidate) -> None:
+        stream = self._open(item, "log")
+        if stream is None:
             return
         with stream.inner:
             self.scan(item.name, stream, item.size_bytes, item.compressed)
 
+    def read_flight_dump(self, item: Candidate) -> None:
+        """A rank's flight-recorder dump; one that is refused is a Gap saying why."""
+        stream = self._open(item, "flight_recorder")
+        if stream is None:
+            return
+        with stream.inner:
+            data = stream.read()
+        if stream.error:
+            self.gap(item.name, f"read stopped after {len(data)} bytes: {stream.error}")
+            return
+        try:
+            dump = read_dump(item.name, data)
+        except DumpRefused as refused:
+            self.gap(item.name, str(refused))
+            return
+        self.files.append(
+            InputFile(path=item.name, kind="flight_recorder", size_bytes=item.size_bytes)
+        )
+        self.flight_dumps.append(dump)
+
+    def read_trace(self, item: Candidate) -> None:
+        """A torch.profiler trace, streamed into its per-step summary."""
+        stream = self._open(item, "profiler_trace")
+        if stream is None:
+            return
+        with stream.inner:
+            trace = profiler_trace.read(item.name, stream)
+        if stream.error:
+            self.gap(item.name, f"read stopped after {stream.count} bytes: {stream.error}")
+        self.files.append(
+            InputFile(
+                path=item.name,
+                kind="profiler_trace",
+                size_bytes=item.size_bytes,
+                compressed=item.compressed,
+            )
+        )
+        if isinstance(trace, Gap):
+            self.gap(trace.source, trace.reason)
+            return
+        for note in trace.notes:
+            self.gap(item.name, note)
+        self.traces.append(trace)
+
     def scan(self, source: str, stream: SafeStream, size: int | None, packed: str | None) -> None:
         """Scan one log stream and parse what it kept."""
-        result = scan_stream(stream, self.matcher)  # type: ignore[arg-type]
+        result = scan_stream(stream, self.matcher, budget=self.budget)  # type: ignore[arg-type]
         if stream.error:
             self.gap(source, f"read stopped after {result.bytes_read} bytes: {stream.error}")
         if result.truncated:
             self.gap(source, "too many error lines; later ones skipped")
-        lines = list(to_log_lines(source, result.lines))
+        lines = list(to_log_lines(source, result.lines, rank_of_path(source)))
         self.files.append(
             InputFile(
                 path=source,
@@ -231,7 +293,7 @@ class _Collector:
             self.gap(STDIN, internal_error(error))
 
     def evidence(self, symptoms: str | None) -> Evidence:
-        exceptions = exception_roles(self.exceptions, self.exits)
+        exceptions = exception_roles(self.exceptions, self.exits, self.lines)
         lines = line_roles(self.lines, exceptions, self.exits)
         environment_all = {**self.banners, **self.environment}
         setup = build_setup(environment_all, self.configs, self.model_config, lines, self.env_texts)
@@ -251,6 +313,8 @@ class _Collector:
             metrics=tuple(self.metrics),
             environment_facts=self.environment_facts,
             listings=tuple(self.listings),
+            flight_dumps=tuple(self.flight_dumps),
+            traces=tuple(self.traces),
         )
 
 
@@ -278,11 +342,18 @@ def collect(
     besides the generic error words.
     """
     collector = _Collector(build_matcher(keep))
-    for path in _within_limit(paths, collector):
+    found = [
+        (path, [] if path == STDIN else files.discover(path))
+        for path in _within_limit(paths, collector)
+    ]
+    logs = sum(path == STDIN for path, _ in found) + sum(
+        isinstance(item, Candidate) and item.kind == "log" for _, items in found for item in items
+    )
+    collector.budget = budget_for(logs)  # discovered first: the logs share one budget
+    for path, items in found:
         if path == STDIN:
             collector.read_stdin(stdin)
-            continue
-        for item in files.discover(path):
+        for item in items:
             collector.add(item)
     forced: tuple[tuple[Sequence[str], InputKind], ...] = (
         (config_files, "config"),

@@ -19,12 +19,15 @@ from typing import BinaryIO, Literal
 
 from trainwreck.errors import why_not_read
 from trainwreck.evidence._text import clean
+from trainwreck.evidence.flight_recorder import is_dump
 from trainwreck.evidence.structured import load_json as _load_json
 from trainwreck.limits import (
     MAX_CONFIG_BYTES,
+    MAX_FLIGHT_DUMP_BYTES,
     MAX_LOG_BYTES,
     MAX_METRICS_JSON_BYTES,
     MAX_METRICS_TEXT_BYTES,
+    MAX_PROFILER_TRACE_BYTES,
     MAX_WALK_FILES,
     special_file,
 )
@@ -127,7 +130,20 @@ def _metric_header(head: str) -> bool:
     return bool(_METRIC_COLUMN.search(head.split("\n", 1)[0]))
 
 
+def is_profiler_trace(name: str, head: str) -> bool:
+    """A Chrome trace, as torch.profiler writes it: named *.pt.trace.json, or a JSON object
+    whose head names its event list (or the schemaVersion and deviceProperties that Kineto
+    writes before it, which push the list past the sniffed head on a node of many GPUs)."""
+    if name.endswith(".pt.trace.json"):
+        return True
+    if not head.lstrip().startswith("{"):
+        return False
+    return '"traceEvents"' in head or ('"schemaVersion"' in head and '"deviceProperties"' in head)
+
+
 def _json_kind(name: str, head: str) -> InputKind:
+    if is_profiler_trace(name, head):
+        return "profiler_trace"
     if name.startswith(("ds_config", "deepspeed", "training_args", "accelerate", "fsdp")):
         return "config"
     if '"model_type"' in head or '"architectures"' in head:
@@ -157,11 +173,14 @@ def _text_kind(head: str) -> InputKind:
 
 
 REPORT_SUFFIXES = (".md", ".html", ".htm")
+# Kinds read as a stream up to their limit (the rest a Gap), not refused for their size.
+STREAMED: tuple[InputKind, ...] = ("log", "profiler_trace")
 # What a run directory is searched for (kind_by_name, walk), said when nothing is found.
 LOOKED_FOR = (
     "looked in every folder (but .git and caches) for logs (*.log, *.txt, *.out, any text), "
     "metrics (trainer_state.json, *.jsonl, metrics.csv, TensorBoard events, MLflow runs), "
-    "configs (*.yaml, *.json, *.toml), environment listings and *.py code; "
+    "configs (*.yaml, *.json, *.toml), torch.profiler traces (*.pt.trace.json), "
+    "environment listings and *.py code; "
     "Markdown and HTML reports are skipped"
 )
 
@@ -230,13 +249,15 @@ def sniff(path: str) -> Candidate | Gap:
     if packed is None and (is_event_file(path) or head.startswith(_SQLITE)):
         store: MetricStore = "tensorboard" if is_event_file(path) else "mlflow_db"
         return Candidate(path, "metrics", size, None, store)
+    if packed is None and is_dump(head):
+        return Candidate(path=path, kind="flight_recorder", size_bytes=size, compressed=None)
     if looks_binary(head):
         return Gap(source=path, reason="binary file, not a log")
     text = head.decode("utf-8", "replace")
     if '"schema_version"' in text and '"name": "trainwreck"' in text:
         return Gap(source=path, reason="a trainwreck report, not evidence")
     kind = kind_by_name(path, text)
-    if kind != "log" and size > max_bytes(kind, path) and packed is None:
+    if kind not in STREAMED and size > max_bytes(kind, path) and packed is None:
         return Gap(source=path, reason=f"{kind} file too large to read ({size} bytes)")
     return Candidate(path=path, kind=kind, size_bytes=size, compressed=packed)
 
@@ -275,6 +296,10 @@ def max_bytes(kind: InputKind, path: str) -> int:
     """The most of a file that is read: logs are streamed, a JSON is parsed whole."""
     if kind == "log":
         return MAX_LOG_BYTES
+    if kind == "flight_recorder":
+        return MAX_FLIGHT_DUMP_BYTES
+    if kind == "profiler_trace":
+        return MAX_PROFILER_TRACE_BYTES
     if kind != "metrics":
         return MAX_CONFIG_BYTES
     name = _strip_compression_suffix(path.lower())

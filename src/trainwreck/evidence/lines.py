@@ -64,11 +64,15 @@ def split_prefix(text: str) -> Prefix:
     """Strip a rank prefix and a leading timestamp; record both."""
     text, wrapped_time = _strip_wrappers(text)
     rank = None
-    for pattern in _RANK_PREFIXES:
-        match = pattern.match(text)
-        if match:
-            rank, text = int(match.group(1)), text[match.end() :]
-            break
+    stripped = True
+    while stripped:  # torchrun --tee puts `[default1]:` before torch's own `[rank1]: `
+        stripped = False
+        for pattern in _RANK_PREFIXES:
+            match = pattern.match(text)
+            if match:
+                rank = int(match.group(1)) if rank is None else rank
+                text, stripped = text[match.end() :], True
+                break
     timestamp = None
     match = _ISO_TIME.match(text)
     if match:
@@ -107,8 +111,28 @@ def _split_after_bar(text: str) -> list[str]:
     return [text]
 
 
-def to_log_lines(source: str, raws: Iterable[RawLine]) -> Iterator[LogLine]:
-    """Clean each retained line (ANSI, CR, prefix, secrets) into LogLines."""
+# A file per rank: torchrun --log-dir writes <run>/attempt_<n>/<rank>/stdout.log and stderr.log;
+# launchers and users name per-rank files rank<N>, rank_<N>, rank-<N>.
+_RANK_PATHS = (
+    re.compile(r"attempt_\d+[/\\](\d+)[/\\](?:stdout|stderr)\.log$"),
+    re.compile(r"(?:^|[/\\._-])rank[_-]?(\d+)(?=[._-]|$)[^/\\]*$", re.IGNORECASE),
+)
+
+
+def rank_of_path(path: str) -> int | None:
+    """The rank a per-rank log file belongs to, from its path; None for a shared log."""
+    for pattern in _RANK_PATHS:
+        match = pattern.search(path)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def to_log_lines(
+    source: str, raws: Iterable[RawLine], rank: int | None = None
+) -> Iterator[LogLine]:
+    """Clean each retained line (ANSI, CR, prefix, secrets) into LogLines; `rank` is the
+    file's own rank, for lines that carry no prefix."""
     for raw in raws:
         text = strip_sequences(raw.text).rstrip("\r")
         for segment in _segments(text):
@@ -118,6 +142,6 @@ def to_log_lines(source: str, raws: Iterable[RawLine]) -> Iterator[LogLine]:
                     source=source,
                     line=raw.line,
                     text=clean(prefix.text.rstrip()),
-                    rank=prefix.rank,
+                    rank=prefix.rank if prefix.rank is not None else rank,
                     timestamp=prefix.timestamp,
                 )

@@ -28,6 +28,36 @@ CONTEXT_AFTER = 2  # a traceback's code line and caret line follow its File line
 # A warning printed every step says no more the 100th time than the 5th: identical
 # hit lines past this many are counted, not kept (metric lines differ, so stay).
 MAX_REPEATS = 5
+# Many logs read at once (one per rank of a large job) share what this many logs may
+# keep, so a thousand rank logs hold about as many lines as ten: each keeps its share of
+# the head, tail, samples and hits, and never fewer than MIN_SHARE lines of each (a
+# rank's last lines say where it stopped; its errors are hits, kept first).
+FULL_BUDGET_LOGS = 10
+MIN_SHARE = 10
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How many lines of one log are kept: its head, its tail, samples of dense series,
+    and hit lines."""
+
+    head: int = HEAD_LINES
+    tail: int = TAIL_LINES
+    sampled: int = MAX_SAMPLED_LINES
+    kept: int = MAX_KEPT_LINES
+
+
+def budget_for(logs: int) -> Budget:
+    """Each log's share when `logs` logs are read together."""
+    if logs <= FULL_BUDGET_LOGS:
+        return Budget()
+
+    def share(lines: int) -> int:
+        return max(MIN_SHARE, lines * FULL_BUDGET_LOGS // logs)
+
+    return Budget(
+        share(HEAD_LINES), share(TAIL_LINES), share(MAX_SAMPLED_LINES), share(MAX_KEPT_LINES)
+    )
 
 
 @dataclass(frozen=True)
@@ -45,15 +75,16 @@ class LogScan:
     lines: list[RawLine] = field(default_factory=list)
     lines_read: int = 0
     bytes_read: int = 0
-    truncated: bool = False  # more interesting lines than MAX_KEPT_LINES
+    truncated: bool = False  # more interesting lines than the budget keeps
     repeats_dropped: int = 0  # identical hit lines past MAX_REPEATS
 
 
 class _Scanner:
     """Chunk-by-chunk state: line count, kept and sampled lines, head and tail."""
 
-    def __init__(self, matcher: Matcher) -> None:
+    def __init__(self, matcher: Matcher, budget: Budget) -> None:
         self.matcher = matcher
+        self.budget = budget
         self.kept: dict[int, bytes] = {}
         self.sampled: dict[int, bytes] = {}
         self.halvings = 0
@@ -78,7 +109,7 @@ class _Scanner:
     def _keep(self, line_number: int, raw: bytes) -> None:
         if line_number in self.kept:
             return
-        if len(self.kept) >= MAX_KEPT_LINES:
+        if len(self.kept) >= self.budget.kept:
             self.truncated = True
             return
         self.kept[line_number] = raw[:MAX_LINE_BYTES]
@@ -86,7 +117,7 @@ class _Scanner:
     def _sample(self, line_number: int, raw: bytes) -> None:
         """Keep a sampled line; past the budget, thin the sample to half."""
         self.sampled[line_number] = raw[:MAX_LINE_BYTES]
-        if len(self.sampled) > MAX_SAMPLED_LINES:
+        if len(self.sampled) > self.budget.sampled:
             self.sampled = {n: self.sampled[n] for n in sorted(self.sampled)[::2]}
             self.halvings += 1
 
@@ -142,23 +173,24 @@ class _Scanner:
             position = stop + 1
 
     def _keep_head(self, chunk: bytes) -> None:
-        if self.line_count >= HEAD_LINES:
+        if self.line_count >= self.budget.head:
             return
         body = chunk[:-1] if chunk.endswith(b"\n") else chunk
-        for offset, raw in enumerate(body.split(b"\n", HEAD_LINES)[:HEAD_LINES]):
-            if self.line_count + offset < HEAD_LINES:
+        head = self.budget.head
+        for offset, raw in enumerate(body.split(b"\n", head)[:head]):
+            if self.line_count + offset < head:
                 self._keep(self.line_count + offset + 1, raw)
 
     def _update_tail(self, chunk: bytes) -> None:
-        """Remember the last TAIL_LINES lines seen so far, without copying the chunk."""
+        """Remember the last lines seen so far (the budget's tail), without copying the chunk."""
         end = len(chunk) - 1 if chunk.endswith(b"\n") else len(chunk)
         cut = end
-        for _ in range(TAIL_LINES):
+        for _ in range(self.budget.tail):
             cut = chunk.rfind(b"\n", 0, cut)
             if cut < 0:
                 break
         new = chunk[cut + 1 : end].split(b"\n") if end > 0 else []
-        self.tail = [*self.tail, *(line[:MAX_LINE_BYTES] for line in new)][-TAIL_LINES:]
+        self.tail = [*self.tail, *(line[:MAX_LINE_BYTES] for line in new)][-self.budget.tail :]
         total = self.line_count + (0 if chunk.endswith(b"\n") else 1)
         self.tail_start = total - len(self.tail) + 1
 
@@ -195,9 +227,11 @@ def _chunks(stream: BinaryIO, chunk_bytes: int) -> Iterator[bytes]:
         yield carry
 
 
-def scan_stream(stream: BinaryIO, matcher: Matcher, chunk_bytes: int = CHUNK_BYTES) -> LogScan:
+def scan_stream(
+    stream: BinaryIO, matcher: Matcher, chunk_bytes: int = CHUNK_BYTES, budget: Budget = Budget()
+) -> LogScan:
     """Scan a binary stream; memory stays near a few chunks whatever its size."""
-    scanner = _Scanner(matcher)
+    scanner = _Scanner(matcher, budget)
     bytes_read = 0
     for chunk in _chunks(stream, chunk_bytes):
         bytes_read += len(chunk)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from trainwreck.evidence.node_faults import node_fault
 from trainwreck.model import ExceptionRecord, LogLine, ProcessExit, Role
 
 _ADVICE = re.compile(
@@ -43,7 +44,7 @@ _ERRORISH = re.compile(
 )
 
 
-def _is_comm(record: ExceptionRecord) -> bool:
+def is_comm(record: ExceptionRecord) -> bool:
     """A collective/transport failure: usually a symptom of another rank dying."""
     inner = record.frames[-1].file if record.frames else ""
     return bool(_COMM.search(record.type) or _COMM.search(record.message)) or (
@@ -63,30 +64,50 @@ def _knock_on(record: ExceptionRecord, seen_illegal: bool) -> bool:
 _FATAL_SIGNALS = frozenset({"SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE"})
 
 
+# A rank's own wait that expired, as gloo, NCCL's watchdog and the TCP store word it.
+_OWN_TIMEOUT = re.compile(r"[Tt]imed? ?out|[Tt]imeout|Watchdog caught")
+
+
+def _first_comm_root(
+    records: Sequence[ExceptionRecord], comm: Sequence[bool], roles: Sequence[Role]
+) -> int | None:
+    """With no other failure, the comm error that stays root: the first rank whose own wait
+    expired (a peer closing its connection follows from that), else the first one."""
+    candidates = [i for i, from_comm in enumerate(comm) if from_comm and roles[i] == "root"]
+    timed_out = [i for i in candidates if _OWN_TIMEOUT.search(records[i].message)]
+    chosen = timed_out or candidates
+    return chosen[0] if chosen else None
+
+
 def exception_roles(
-    records: Sequence[ExceptionRecord], exits: Sequence[ProcessExit] = ()
+    records: Sequence[ExceptionRecord],
+    exits: Sequence[ProcessExit] = (),
+    lines: Sequence[LogLine] = (),
 ) -> list[ExceptionRecord]:
     """Roles for exceptions: comm errors are cascades when a non-comm failure exists.
 
     A worker killed by a signal leaves no traceback of its own, so a fatal signal
-    in an exit record also makes the other ranks' comm errors cascades.
+    in an exit record also makes the other ranks' comm errors cascades; so does a
+    GPU or node fault in any line (an Xid in the kernel log of one node), and a comm
+    error that itself reports one (the watchdog quoting an uncorrectable ECC error).
     """
     roles: list[Role] = []
     seen_illegal = False
     for record in records:
         roles.append("cascade" if _knock_on(record, seen_illegal) else "root")
         seen_illegal = seen_illegal or _ILLEGAL_ACCESS in record.message
-    comm = [_is_comm(record) for record in records]
-    has_real = any(exit_.signal in _FATAL_SIGNALS for exit_ in exits) or any(
-        role == "root" and not is_comm for role, is_comm in zip(roles, comm, strict=True)
+    comm = [is_comm(record) and not node_fault(record.message) for record in records]
+    has_real = (
+        any(exit_.signal in _FATAL_SIGNALS for exit_ in exits)
+        or any(
+            role == "root" and not from_comm for role, from_comm in zip(roles, comm, strict=True)
+        )
+        or any(node_fault(line.text) for line in lines)
     )
-    first_comm_seen = False
-    for index, is_comm in enumerate(comm):
-        if not is_comm or roles[index] != "root":
-            continue
-        if has_real or first_comm_seen:
+    kept = None if has_real else _first_comm_root(records, comm, roles)
+    for index, from_comm in enumerate(comm):
+        if from_comm and roles[index] == "root" and index != kept:
             roles[index] = "cascade"
-        first_comm_seen = True
     return [
         record.model_copy(update={"role": role})
         for record, role in zip(records, roles, strict=True)
@@ -102,6 +123,8 @@ def _line_role(item: LogLine, comm_is_cascade: bool, first_comm: bool) -> Role:
         return "advice"
     if _CONFIRMATION.search(item.text):
         return "confirmation"
+    if node_fault(item.text):
+        return "root"
     if _COMM.search(item.text) and _ERRORISH.search(item.text):
         return "cascade" if comm_is_cascade or not first_comm else "root"
     return "context"
@@ -112,8 +135,10 @@ def line_roles(
 ) -> list[LogLine]:
     """Roles for retained lines, consistent with the exceptions' roles."""
     root_starts = {(r.source, r.line) for r in records if r.role == "root"}
-    comm_is_cascade = any(e.signal in _FATAL_SIGNALS for e in exits) or any(
-        r.role == "root" and not _is_comm(r) for r in records
+    comm_is_cascade = (
+        any(e.signal in _FATAL_SIGNALS for e in exits)
+        or any(r.role == "root" and not is_comm(r) for r in records)
+        or any(node_fault(item.text) for item in lines)
     )
     result: list[LogLine] = []
     first_comm, any_root = True, bool(root_starts)

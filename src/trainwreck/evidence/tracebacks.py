@@ -233,4 +233,5 @@ def _merge(members: list[tuple[ExceptionRecord, LogLine]]) -> ExceptionRecord:
     else:
         first = min(members, key=lambda pair: pair[0].line)
     ranks = {record.rank for record, _ in members}
-    return first[0].model_copy(update={"count": len(ranks)})
+    named = tuple(sorted(rank for rank in ranks if rank is not None))
+    return first[0].model_copy(update={"count": len(ranks), "ranks": named})

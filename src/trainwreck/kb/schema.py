@@ -220,6 +220,10 @@ class Pattern(Strict):
         required = [sig for sig in self.signatures if sig.required]
         return bool(required) and all(sig.finding for sig in required) and "{" in self.title
 
+    # The symptoms' words retrieve this page only when they name one of its keywords: a
+    # hardware fault reads, in words, like any hang or crash (a watchdog timeout, a rank
+    # that died); what says it is the fault's own line ("Xid 79", "uncorrectable ECC").
+    keywords_only: bool = False
     # The frameworks a run must show for this page to apply (any one of them); a page
     # for a framework the evidence never shows does not rank on a shared word alone.
     requires: tuple[Framework, ...] = ()

@@ -23,6 +23,11 @@ class Gpu:
     capacity_source: str
     source: str
     aliases: tuple[str, ...] = ()
+    tflops: tuple[tuple[str, float | None], ...] = ()  # (dtype, dense peak) as gpus.yaml rows
+
+    def peak_tflops(self, dtype: str) -> float | None:
+        """The dense peak at `dtype` (bf16, fp16, tf32, fp32); None: unsupported or ungrounded."""
+        return dict(self.tflops).get(dtype)
 
 
 def _key(name: str) -> str:
@@ -39,6 +44,7 @@ def _gpu(row: dict[str, Any]) -> Gpu:
     return Gpu(
         row["name"], row["memory_gb"], capacity, origin, row["source"],
         tuple(row.get("aliases") or ()),
+        tuple((key.removesuffix("_tflops"), row[key]) for key in row if key.endswith("_tflops")),
     )  # fmt: skip
 
 

@@ -46,10 +46,12 @@ from trainwreck.model.diagnosis import (
 )
 from trainwreck.model.evidence import (
     CodeSnippet,
+    CollectiveCall,
     ConfigFile,
     EnvListing,
     Evidence,
     ExceptionRecord,
+    FlightDump,
     Frame,
     Gap,
     InputFile,
@@ -60,6 +62,7 @@ from trainwreck.model.evidence import (
     Setup,
     SourceRef,
 )
+from trainwreck.model.trace import ProfilerTrace, SyncEvidence, TraceStep
 
 __all__ = [
     "CATEGORIES",
@@ -70,6 +73,7 @@ __all__ = [
     "Citation",
     "CodeOrigin",
     "CodeSnippet",
+    "CollectiveCall",
     "Confidence",
     "ConfigBlock",
     "ConfigFile",
@@ -80,6 +84,7 @@ __all__ = [
     "ExceptionRecord",
     "Finding",
     "Fix",
+    "FlightDump",
     "Frame",
     "Frozen",
     "Gap",
@@ -94,6 +99,7 @@ __all__ = [
     "Phase",
     "Prevention",
     "ProcessExit",
+    "ProfilerTrace",
     "Role",
     "RunContext",
     "Scalar",
@@ -102,7 +108,9 @@ __all__ = [
     "Snippet",
     "SourceRef",
     "StatedClass",
+    "SyncEvidence",
     "ToolInfo",
+    "TraceStep",
     "Verification",
     "VersionChange",
 ]

@@ -24,7 +24,17 @@ Grounding = Literal["kb", "web", "ungrounded"]
 # another failure, a record that confirms one (a kernel OOM-kill line), advice the
 # framework printed (never a cause), or plain context.
 Role = Literal["root", "cascade", "confirmation", "advice", "context"]
-InputKind = Literal["log", "config", "env", "model_config", "metrics", "symptoms", "code"]
+InputKind = Literal[
+    "log",
+    "config",
+    "env",
+    "model_config",
+    "metrics",
+    "symptoms",
+    "code",
+    "flight_recorder",
+    "profiler_trace",
+]
 # Where Python source came from: a .py file, or code pasted into a log or the symptoms.
 CodeOrigin = Literal["file", "log", "symptoms"]
 Scalar = str | int | float | bool | None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, InstanceOf
 
 from trainwreck.model.base import CodeOrigin, Frozen, InputKind, Role, Scalar
+from trainwreck.model.trace import ProfilerTrace
 
 if TYPE_CHECKING:  # NumPy is imported only by the code that reads or analyses curves
     import numpy as np
@@ -62,6 +63,7 @@ class ExceptionRecord(Frozen):
     chain: Literal["cause", "context"] | None = None
     role: Role = "root"
     count: int = 1  # identical exceptions on several ranks are grouped
+    ranks: tuple[int, ...] = ()  # every rank that printed it, when the log names ranks
     message_line: int | None = None  # the `Type: message` line; `line` is where it starts
 
     @property
@@ -121,6 +123,27 @@ class CodeSnippet(Frozen):
     first_line: int = 1
     text: str
     origin: CodeOrigin = "file"
+
+
+class CollectiveCall(Frozen):
+    """One collective a rank issued, as PyTorch's flight recorder kept it."""
+
+    seq: int  # collective_seq_id (p2p_seq_id for a send/recv): the order ranks pair calls by
+    p2p: bool = False
+    group: str  # the process group, as the dump names it
+    op: str  # all_reduce, barrier, ... (the dump's profiling name without its backend)
+    input_sizes: tuple[tuple[int, ...], ...] = ()
+    dtypes: tuple[str, ...] = ()
+    state: str | None = None  # scheduled, started or completed
+    site: str | None = None  # the user's innermost frame, `file:line`
+
+
+class FlightDump(Frozen):
+    """One rank's flight-recorder dump: its last collectives, oldest first."""
+
+    source: str
+    rank: int | None = None  # from the file name: PyTorch writes one dump per rank
+    calls: tuple[CollectiveCall, ...] = ()
 
 
 class Gap(Frozen):
@@ -213,6 +236,10 @@ class Evidence(Frozen):
     # Each listing on its own, in the order given: two listings (the working environment
     # first) show a version change. Not in the JSON report.
     listings: tuple[EnvListing, ...] = ()
+    # Flight-recorder dumps, one per rank. Not in the JSON report.
+    flight_dumps: tuple[FlightDump, ...] = ()
+    # torch.profiler traces, each reduced to its profiled steps. Not in the JSON report.
+    traces: tuple[ProfilerTrace, ...] = ()
 
     def installed_version(self, package: str) -> str | None:
         """The user's version of a package, from the env listing or the setup."""
