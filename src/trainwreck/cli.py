@@ -308,6 +308,7 @@ for _command in (
     tool_commands.check,
     tool_commands.env_command,
     tool_commands.curves,
+    tool_commands.checkpoints,
     case_commands.learn,
     case_commands.cases,
     mcp_command,
