@@ -15,13 +15,15 @@ from trainwreck.version import __version__
 if typing.TYPE_CHECKING:
     from trainwreck.model import Diagnosis, Evidence, Hypothesis
     from trainwreck.pipeline import diagnose
+    from trainwreck.recorder.watch import watch
 
-__all__ = ["Diagnosis", "Evidence", "Hypothesis", "__version__", "diagnose"]
+__all__ = ["Diagnosis", "Evidence", "Hypothesis", "__version__", "diagnose", "watch"]
 _EXPORTS = {
     "diagnose": "trainwreck.pipeline",
     "Diagnosis": "trainwreck.model",
     "Evidence": "trainwreck.model",
     "Hypothesis": "trainwreck.model",
+    "watch": "trainwreck.recorder.watch",  # imports torch, so only on first use
 }
 
 

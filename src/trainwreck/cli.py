@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from trainwreck import cli_cases as case_commands
+from trainwreck import cli_run as run_commands
 from trainwreck import cli_tools as tool_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError, internal_error
@@ -311,6 +312,7 @@ for _command in (
     tool_commands.checkpoints,
     case_commands.learn,
     case_commands.cases,
+    run_commands.run_command,
     mcp_command,
 ):
     cli.add_command(_command)

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import run
 
+from helpers import run
 from trainwreck.checkpoints import inspect_checkpoints
 
 pytest.importorskip("transformers")

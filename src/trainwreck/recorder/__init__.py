@@ -1,6 +1,7 @@
-"""The runtime recorder: code that runs inside the user's training process.
+"""The runtime recorder: code that runs beside or inside the user's training.
 
-It is the one package that imports torch at module level; torch is an optional heavy
-extra, so nothing on the diagnosis path (`trainwreck diagnose`, the core install)
-imports this package. Only the CLI may load it.
+`run` wraps the training command (no torch: it only starts a process and keeps what it
+prints); `watch`, `writer` and `provenance` run inside the training process and import
+torch, an optional heavy extra, so nothing on the diagnosis path (`trainwreck diagnose`,
+the core install) imports this package. Only the CLI and `trainwreck.watch` load it.
 """
