@@ -13,7 +13,8 @@ error in it disables it with one warning.
         handle.step(loss)
     handle.close()
 
-The transformers and Lightning callbacks of the same recorder are not here yet.
+`recorder/hf_callback.py` records a transformers Trainer run into the same file through the
+same `Recorder`; a Lightning callback is not here (Lightning is not installed to test one).
 """
 
 from __future__ import annotations
@@ -44,45 +45,76 @@ EVERY = 10
 DEFAULT_ROOT = "trainwreck-runs"
 
 
-class Watch:
-    """The recorder of one process: call `step(loss)` once per optimizer step, then `close()`."""
+def check_every(every: int) -> int:
+    """`every` as given, refused below 1 (a sampling interval of 0 steps means nothing)."""
+    if every < 1:
+        raise ValueError(f"every must be at least 1, got {every}")
+    return every
 
-    def __init__(
-        self, model: torch.nn.Module, optimizer: torch.optim.Optimizer | None, out: str, every: int
-    ) -> None:
-        if every < 1:
-            raise ValueError(f"every must be at least 1, got {every}")
-        rank = int(os.environ.get("RANK", "0"))
+
+def default_folder() -> str:
+    """trainwreck-runs/<UTC start time>, the folder of a recorder given no `out`."""
+    return str(Path(DEFAULT_ROOT) / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
+
+
+def warn_stopped(name: str, error: BaseException) -> None:
+    """The one warning a recorder gives when an error turns it off."""
+    warnings.warn(
+        f"{name} stopped recording after an error; training goes on: {error!r}",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
+class Recorder:
+    """One process's `recorder-rank<rank>.jsonl`: step records in, a background writer out.
+
+    `watch` and the transformers callback both write through it, so their files read alike;
+    it flushes on SIGTERM (chained to the handler before it) and at exit, and any error in it
+    becomes one warning and silence.
+    """
+
+    name = "trainwreck recorder"  # who the warning names
+
+    def __init__(self, out: str, rank: int) -> None:
         Path(out).mkdir(parents=True, exist_ok=True)
         self.path = str(Path(out) / f"recorder-rank{rank}.jsonl")
-        self.steps = 0
         self.first_nonfinite_step: int | None = None
-        self._every = every
-        self._optimizer = optimizer
-        self._params = [p for p in model.parameters() if p.requires_grad]
-        self._disabled = self._closed = False
-        self._last_end = time.perf_counter()
-        self._forward_start: float | None = None
-        self._writer = JsonlWriter(self.path, self._disable)
-        self._norm: torch.Tensor | None = None
-        self._hooks = [model.register_forward_pre_hook(self._on_forward)]
-        if optimizer is not None:
-            self._hooks.append(optimizer.register_step_pre_hook(self._on_optimizer_step))
+        self.disabled = self._closed = False
+        self._writer = JsonlWriter(self.path, self.disable)
         self._previous_sigterm: Any = None
         if threading.current_thread() is threading.main_thread():
             self._previous_sigterm = signal.signal(signal.SIGTERM, self._on_sigterm)
         atexit.register(self.close)
 
-    def step(self, loss: torch.Tensor | float) -> None:
-        """Record one step; call it right after `optimizer.step()`."""
-        if self._disabled:
-            return
-        try:
-            self._writer.put(self._record(loss))
-            self._last_end = time.perf_counter()
-            self._forward_start = None
-        except Exception as error:
-            self._disable(error)
+    def write(
+        self,
+        step: int,
+        loss: float,
+        *,
+        grad_norm: float | None,
+        learning_rate: float | None,
+        step_time_s: float | None,
+        data_wait_s: float | None,
+        sampled: bool,
+    ) -> None:
+        """Queue one step's record; the CUDA allocator counters go on sampled steps only."""
+        record: Record = {"step": step, "time": time.time(), "loss": loss}
+        if grad_norm is not None:
+            record["grad_norm"] = grad_norm
+        if learning_rate is not None:
+            record["learning_rate"] = learning_rate
+        if step_time_s is not None:
+            record["step_time_s"] = step_time_s
+        if data_wait_s is not None:
+            record["data_wait_s"] = data_wait_s
+        if sampled and torch.cuda.is_available() and torch.cuda.is_initialized():  # type: ignore[no-untyped-call]
+            record.update(_cuda_memory())
+        if self._writer.dropped:
+            record["records_dropped"] = self._writer.dropped
+        self._writer.put(record)
+        if self.first_nonfinite_step is None and not math.isfinite(loss):
+            self.first_nonfinite_step = step
 
     def close(self) -> None:
         """Write what is queued and stop recording; later calls do nothing."""
@@ -90,8 +122,7 @@ class Watch:
             return
         self._closed = True
         try:
-            for hook in self._hooks:
-                hook.remove()
+            self._release()
             atexit.unregister(self.close)
             ours = signal.getsignal(signal.SIGTERM) == self._on_sigterm
             if ours and threading.current_thread() is threading.main_thread():
@@ -99,45 +130,17 @@ class Watch:
         finally:
             self._writer.close()
 
-    def _record(self, loss: torch.Tensor | float) -> Record:
-        now = time.perf_counter()
-        self.steps += 1
-        record: Record = {"step": self.steps, "time": time.time()}
-        sampled = self.steps % self._every == 0
-        norm, self._norm = self._norm, None
-        if sampled and norm is None:  # no optimizer to hook: the gradients, if still there
-            norm = _grad_norm(self._params)
-        record["loss"], grad_norm = _read(loss, norm)
-        if grad_norm is not None:
-            record["grad_norm"] = grad_norm
-        if self._optimizer is not None:
-            record["learning_rate"] = float(self._optimizer.param_groups[0]["lr"])
-        started = self._forward_start if self._forward_start is not None else self._last_end
-        record["step_time_s"] = now - started
-        if self._forward_start is not None:
-            record["data_wait_s"] = self._forward_start - self._last_end
-        if sampled and torch.cuda.is_available() and torch.cuda.is_initialized():  # type: ignore[no-untyped-call]
-            record.update(_cuda_memory())
-        if self._writer.dropped:
-            record["records_dropped"] = self._writer.dropped
-        if self.first_nonfinite_step is None and not math.isfinite(record["loss"]):
-            self.first_nonfinite_step = self.steps
-        return record
-
-    def _on_forward(self, module: torch.nn.Module, args: tuple[Any, ...]) -> None:
-        """The first forward after a step ends the wait for data."""
-        if self._forward_start is None:
-            self._forward_start = time.perf_counter()
-
-    def _on_optimizer_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
-        """On a sampled step, the norm of the gradients the optimizer is about to apply (a
-        loop may zero them before calling `step`)."""
-        if self._disabled or (self.steps + 1) % self._every:
+    def disable(self, error: BaseException) -> None:
+        """Stop for good after an error, with one warning; never raises."""
+        if self.disabled:
             return
-        try:
-            self._norm = _grad_norm(self._params)
-        except Exception as error:
-            self._disable(error)
+        self.disabled = True
+        warn_stopped(self.name, error)
+        with contextlib.suppress(Exception):  # the recorder is off; its cleanup must not raise
+            self.close()
+
+    def _release(self) -> None:
+        """Detach what a subclass attached to the training; called once, on close."""
 
     def _on_sigterm(self, signum: int, frame: FrameType | None) -> None:
         """Flush and close, then do what the handler before ours would have done."""
@@ -148,17 +151,79 @@ class Watch:
         elif previous == signal.SIG_DFL:  # close() restored it: die of the signal as usual
             os.kill(os.getpid(), signum)
 
-    def _disable(self, error: BaseException) -> None:
-        if self._disabled:
+
+class Watch(Recorder):
+    """The recorder of a plain loop: call `step(loss)` once per optimizer step, then `close()`."""
+
+    name = "trainwreck.watch"
+
+    def __init__(
+        self, model: torch.nn.Module, optimizer: torch.optim.Optimizer | None, out: str, every: int
+    ) -> None:
+        self._every = check_every(every)
+        self.steps = 0
+        self._optimizer = optimizer
+        self._params = [p for p in model.parameters() if p.requires_grad]
+        self._last_end = time.perf_counter()
+        self._forward_start: float | None = None
+        self._norm: torch.Tensor | None = None
+        self._hooks: list[torch.utils.hooks.RemovableHandle] = []
+        super().__init__(out, int(os.environ.get("RANK", "0")))
+        self._hooks.append(model.register_forward_pre_hook(self._on_forward))
+        if optimizer is not None:
+            self._hooks.append(optimizer.register_step_pre_hook(self._on_optimizer_step))
+
+    def step(self, loss: torch.Tensor | float) -> None:
+        """Record one step; call it right after `optimizer.step()`."""
+        if self.disabled:
             return
-        self._disabled = True
-        warnings.warn(
-            f"trainwreck.watch stopped recording after an error; training goes on: {error!r}",
-            RuntimeWarning,
-            stacklevel=3,
+        try:
+            self._record(loss)
+            self._last_end = time.perf_counter()
+            self._forward_start = None
+        except Exception as error:
+            self.disable(error)
+
+    def _record(self, loss: torch.Tensor | float) -> None:
+        now = time.perf_counter()
+        self.steps += 1
+        sampled = self.steps % self._every == 0
+        norm, self._norm = self._norm, None
+        if sampled and norm is None:  # no optimizer to hook: the gradients, if still there
+            norm = _grad_norm(self._params)
+        value, grad_norm = _read(loss, norm)
+        started = self._forward_start if self._forward_start is not None else self._last_end
+        waited = None if self._forward_start is None else self._forward_start - self._last_end
+        self.write(
+            self.steps,
+            value,
+            grad_norm=grad_norm,
+            learning_rate=None
+            if self._optimizer is None
+            else float(self._optimizer.param_groups[0]["lr"]),
+            step_time_s=now - started,
+            data_wait_s=waited,
+            sampled=sampled,
         )
-        with contextlib.suppress(Exception):  # the recorder is off; its cleanup must not raise
-            self.close()
+
+    def _release(self) -> None:
+        for hook in self._hooks:
+            hook.remove()
+
+    def _on_forward(self, module: torch.nn.Module, args: tuple[Any, ...]) -> None:
+        """The first forward after a step ends the wait for data."""
+        if self._forward_start is None:
+            self._forward_start = time.perf_counter()
+
+    def _on_optimizer_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
+        """On a sampled step, the norm of the gradients the optimizer is about to apply (a
+        loop may zero them before calling `step`)."""
+        if self.disabled or (self.steps + 1) % self._every:
+            return
+        try:
+            self._norm = _grad_norm(self._params)
+        except Exception as error:
+            self.disable(error)
 
 
 def _grad_norm(params: Sequence[torch.Tensor]) -> torch.Tensor | None:
@@ -198,5 +263,4 @@ def watch(
     `out` defaults to trainwreck-runs/<UTC start time>; give it explicitly for a multi-rank
     run so every rank writes into one folder.
     """
-    folder = out or str(Path(DEFAULT_ROOT) / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
-    return Watch(model, optimizer, folder, every)
+    return Watch(model, optimizer, out or default_folder(), every)
