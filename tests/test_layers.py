@@ -21,8 +21,10 @@ PACKAGE = ROOT / "src" / "trainwreck"
 LAZY_COMMAND_LOADING = {
     "cli.py",
     "cli_cases.py",
+    "cli_compare.py",
     "cli_run.py",
     "cli_tools.py",
+    "cli_triage.py",
     "mcp_server/command.py",
 }
 

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from trainwreck import cli_cases as case_commands
+from trainwreck import cli_compare as compare_commands
 from trainwreck import cli_run as run_commands
 from trainwreck import cli_tools as tool_commands
+from trainwreck import cli_triage as triage_commands
 from trainwreck.cli_output import emit, spinner
 from trainwreck.errors import TrainwreckError, UsageError, internal_error
 from trainwreck.redact import redact
@@ -313,6 +315,8 @@ for _command in (
     case_commands.learn,
     case_commands.cases,
     run_commands.run_command,
+    triage_commands.triage_command,
+    compare_commands.compare_command,
     mcp_command,
 ):
     cli.add_command(_command)
