@@ -12,6 +12,7 @@ from trainwreck.analyzers.trace_lines import (
     idle_lines,
     idle_share,
     ms,
+    part_lines,
     share,
     step_lines,
     step_ref,
@@ -134,18 +135,13 @@ def _exposed_comm(trace: ProfilerTrace) -> Finding | None:
             unit="ms",
             source=f"{trace.source}: nccl kernel events",
         ),
-        ArithmeticLine(
-            label="of which no compute kernel overlaps",
-            formula="|nccl or compute kernels| - |compute kernels| (lengths of unions)",
-            value=ms(exposed),
-            unit="ms",
-            source=f"{trace.source}: kernel events",
-        ),
-        ArithmeticLine(
-            label="exposed communication share",
-            formula=f"{ms(exposed)} / {ms(total)}",
-            value=fraction,
-            source="computed",
+        *part_lines(
+            trace,
+            "of which no compute kernel overlaps",
+            "|nccl or compute kernels| - |compute kernels| (lengths of unions)",
+            exposed,
+            f"{trace.source}: kernel events",
+            "exposed communication share",
         ),
     ]
     summary = (

@@ -8,7 +8,15 @@ device is starved (`trace_lines.starved`): behind a busy GPU the host's wait is 
 
 from __future__ import annotations
 
-from trainwreck.analyzers.trace_lines import idle_lines, ms, share, starved, step_lines, step_ref
+from trainwreck.analyzers.trace_lines import (
+    idle_lines,
+    ms,
+    part_lines,
+    share,
+    starved,
+    step_lines,
+    step_ref,
+)
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, ProfilerTrace
 
 FINDING_IDS: tuple[str, ...] = ("throughput.data_wait", "throughput.host_syncs")
@@ -46,18 +54,13 @@ def _data_wait(trace: ProfilerTrace) -> Finding | None:
     waits = sum(step.data_waits for step in trace.steps)
     lines = [
         *step_lines(trace),
-        ArithmeticLine(
-            label="waiting for the next batch",
-            formula=f"sum of {waits} {loader} durations inside the steps",
-            value=ms(wait),
-            unit="ms",
-            source=f"{trace.source}: {loader}",
-        ),
-        ArithmeticLine(
-            label="data-wait share",
-            formula=f"{ms(wait)} / {ms(total)}",
-            value=fraction,
-            source="computed",
+        *part_lines(
+            trace,
+            "waiting for the next batch",
+            f"sum of {waits} {loader} durations inside the steps",
+            wait,
+            f"{trace.source}: {loader}",
+            "data-wait share",
         ),
         *(idle_lines(trace) if trace.has_device else []),
     ]

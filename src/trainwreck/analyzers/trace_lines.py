@@ -43,6 +43,23 @@ def step_lines(trace: ProfilerTrace) -> list[ArithmeticLine]:
     ]
 
 
+def part_lines(
+    trace: ProfilerTrace, label: str, formula: str, part_us: float, source: str, share_label: str
+) -> list[ArithmeticLine]:
+    """A time spent inside the steps, and its share of their total: the two lines every
+    stall's arithmetic shows after the steps."""
+    total = trace.total("duration_us")
+    return [
+        ArithmeticLine(label=label, formula=formula, value=ms(part_us), unit="ms", source=source),
+        ArithmeticLine(
+            label=share_label,
+            formula=f"{ms(part_us)} / {ms(total)}",
+            value=share(part_us, total),
+            source="computed",
+        ),
+    ]
+
+
 def idle_share(trace: ProfilerTrace) -> float | None:
     """The share of the steps' time no kernel, copy or memset ran; None without device events."""
     if not trace.has_device:
