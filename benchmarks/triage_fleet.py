@@ -5,13 +5,16 @@ its case.yaml lists) with numbers, paths, ranks and timestamps varied: integers 
 more digits (pids, ports, steps) and hex addresses get other digits of the same length,
 `/home/<user>/` another user, the rank ids a file names are permuted, and the files'
 modification times spread over 30 days. The truth label of a run is its source case's
-expected top hypothesis (expected.json). The fleet is triaged with the process pool and
-with one process; printed: the adjusted Rand index of each against the truth (issue 22
-asks >= 0.9), whether both give the same groups, runs/s of each, and peak RSS.
+expected top hypothesis (expected.json). The fleet is triaged with the process pool,
+on Ray when `--engine ray` is given (a local Ray, or the cluster at `--ray-address`;
+needs `pip install 'trainwreck[ray]'`), and with one process; printed: the adjusted
+Rand index of each against the truth (issue 22 asks >= 0.9), whether each gives the
+pool's groups, runs/s of each, and peak RSS.
 
 The fleet is generated from the real cases; the variations are synthetic.
 
 Usage: python benchmarks/triage_fleet.py [--runs N] [--jobs N] [--seed S] [--out DIR]
+                                         [--engine ray [--ray-address ADDR]]
 """
 
 from __future__ import annotations
@@ -27,13 +30,22 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from math import comb
 from pathlib import Path
 
 from trainwreck.curation.cases import Case, find_cases
-from trainwreck.triage import RunSummary, default_jobs, summaries
+from trainwreck.triage import Engine, RunSummary, default_jobs, summaries
 from trainwreck.triage.discover import runs as discover_runs
 from trainwreck.triage.group import fold
+
+try:  # Ray is an optional extra: pip install 'trainwreck[ray]'
+    from trainwreck.triage import ray_engine
+except ModuleNotFoundError as missing:
+    if missing.name != "ray":
+        raise
+    ray_engine = None
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "cases"
 # The issue's acceptance sizes are 2,000 and 10,000; 200 runs take about a minute here.
@@ -97,7 +109,7 @@ def adjusted_rand_index(truth: list[str], found: list[str]) -> float:
     return 1.0 if best == expected else (pairs - expected) / (best - expected)
 
 
-def _triage(root: Path, jobs: int) -> tuple[dict[str, str], list[str], float]:
+def _triage(root: Path, engine: Engine) -> tuple[dict[str, str], list[str], float]:
     """Each run's group id (unreadable runs: `failed`), the groups' ids, and seconds taken."""
     labels: dict[str, str] = {}
 
@@ -107,7 +119,7 @@ def _triage(root: Path, jobs: int) -> tuple[dict[str, str], list[str], float]:
             yield summary
 
     start = time.perf_counter()
-    result = fold(record(summaries(discover_runs([str(root)]), jobs)))
+    result = fold(record(engine(discover_runs([str(root)]))))
     return labels, [g.id for g in result.groups], time.perf_counter() - start
 
 
@@ -118,12 +130,30 @@ def _peak_mb() -> tuple[float, float]:
     return own / 1024, child / 1024
 
 
+def _engines(args: argparse.Namespace) -> list[tuple[str, Engine, AbstractContextManager[None]]]:
+    """(name, engine, what keeps it up while timed): the pool, Ray if asked for, one process.
+
+    Ray is connected before its clock starts, so its runs/s leave out starting a cluster.
+    """
+    engines: list[tuple[str, Engine, AbstractContextManager[None]]] = [
+        (f"pool jobs={args.jobs}", partial(summaries, jobs=args.jobs), nullcontext())
+    ]
+    if args.engine == "ray":
+        if ray_engine is None:
+            raise SystemExit("--engine ray needs Ray: pip install 'trainwreck[ray]'")
+        engines.append(("ray", ray_engine.ray_summaries, ray_engine.cluster(args.ray_address)))
+    engines.append(("one process", partial(summaries, jobs=1), nullcontext()))
+    return engines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=DEFAULT_RUNS)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="Where to write the fleet (default: a temporary folder).")
+    parser.add_argument("--engine", choices=("pool", "ray"), default="pool")
+    parser.add_argument("--ray-address", help="With --engine ray: the cluster to join.")
     args = parser.parse_args()
     root = Path(args.out or tempfile.mkdtemp(prefix="trainwreck-fleet-"))
     truth = generate(root, args.runs, args.seed)
@@ -132,19 +162,22 @@ def main() -> None:
         f"({len(set(truth.values()))} distinct causes); numbers, paths, ranks, mtimes varied"
     )
     results = {}
-    for jobs in (args.jobs, 1):
-        labels, groups, seconds = _triage(root, jobs)
+    for name, engine, connected in _engines(args):
+        with connected:
+            labels, groups, seconds = _triage(root, engine)
         order = sorted(truth)
         ari = adjusted_rand_index([truth[r] for r in order], [labels[r] for r in order])
         exact = sum(truth[r] == labels[r] for r in order) / len(order)
         own, child = _peak_mb()
         print(
-            f"jobs={jobs}: {len(groups)} groups, ARI {ari:.4f}, same id as truth {exact:.1%}, "
+            f"{name}: {len(groups)} groups, ARI {ari:.4f}, same id as truth {exact:.1%}, "
             f"{args.runs / seconds:.1f} runs/s ({seconds:.1f} s), "
             f"peak RSS self {own:.0f} MB, largest child {child:.0f} MB"
         )
-        results[jobs] = labels
-    print(f"pool and one process give the same groups: {results[args.jobs] == results[1]}")
+        results[name] = labels
+    pooled = results.pop(f"pool jobs={args.jobs}")
+    for name, labels in results.items():
+        print(f"{name} gives the pool's groups: {labels == pooled}")
     if not args.out:
         shutil.rmtree(root)
 
