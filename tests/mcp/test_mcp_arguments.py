@@ -21,6 +21,8 @@ CALLS: dict[str, tuple[dict[str, Any], str]] = {
     "propose_hypothesis": ({"current_status": "loss NaN at step 1200"}, "experiments"),
     "check_config": ({"config": "learning_rate: 2e-5"}, "framework_version"),
     "estimate_memory": ({"model": "Qwen/Qwen3-8B"}, "batch"),
+    "triage": ({"paths": ["runs"]}, "baseline"),
+    "compare_runs": ({"good": "a", "bad": "b"}, "worse"),
 }
 
 

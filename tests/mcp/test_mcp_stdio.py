@@ -20,6 +20,8 @@ TOOLS = {
     "propose_hypothesis",
     "check_config",
     "estimate_memory",
+    "triage",
+    "compare_runs",
 }
 # A real traceback: DeepSpeed building a CUDA op on a machine without CUDA_HOME.
 CASE = load_case(CASES / "minimind-deepspeed-cuda-home-48")

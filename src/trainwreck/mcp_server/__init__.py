@@ -7,6 +7,7 @@
     framing.py   stdio: a malformed JSON-RPC line answered with the protocol's error
     answers.py   each tool's body: library call -> Markdown + structured data
     hypotheses.py  propose_hypothesis: engine ranking demoted by tried experiments
+    fleet.py     triage and compare_runs: many runs grouped, two runs set side by side
     inputs.py    arguments as data: size and binary checks, the path allow-list
     network.py   no network without --online; loopback-only HTTP by default
 

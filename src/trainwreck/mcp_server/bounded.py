@@ -34,6 +34,8 @@ FULL_ANSWER = {
     "check_config": "run `trainwreck check CONFIG --format json` for every problem, or check "
     "the config in parts",
     "estimate_memory": "run `trainwreck memory` with the same settings",
+    "triage": "run `trainwreck triage PATHS --format json -o triage.json` for every group",
+    "compare_runs": "run `trainwreck compare GOOD BAD --format json` for every change",
 }
 
 

@@ -14,8 +14,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from trainwreck.mcp_server import answers
+from trainwreck.mcp_server import answers, fleet
 from trainwreck.mcp_server.calls import Server, result
+from trainwreck.mcp_server.fleet import MAX_TRIAGE_RUNS
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
 from trainwreck.version import __version__
 
@@ -26,6 +27,19 @@ INSTRUCTIONS = (
     "arithmetic; quote its [kb:<id>] pages and [source](url) links; never present a key it marks "
     "unverified as verified."
 )
+
+
+# A docstring cannot hold the cap's value, so the triage tool's description is built here.
+TRIAGE_DESCRIPTION = f"""Group many failed runs by root cause: every run under `paths` is diagnosed
+and runs that failed for the same reason are folded into one group, with its count, first and
+last time seen, example runs, framework versions, and the fix the group shares. At most
+{MAX_TRIAGE_RUNS} runs per call; the answer says when it stopped there.
+
+Call this when the user has many failed jobs (a sweep, a night of cluster jobs) and asks which
+failures are the same or what is new; open a group's page with get_page and diagnose one
+example run with diagnose_failure for the full report. The structured content is `trainwreck
+triage --format json`.
+"""
 
 
 Logs = Annotated[
@@ -255,6 +269,53 @@ def build(policy: Policy) -> MCPServer[Any]:
             "gpu_memory_utilization": gpu_memory_utilization, "tensor_parallel": tensor_parallel,
         }  # fmt: skip
         return result("estimate_memory", answers.estimate_memory, policy, model, settings)
+
+    @server.tool(annotations=READ_ONLY, description=TRIAGE_DESCRIPTION)
+    def triage(
+        paths: Annotated[
+            list[str],
+            Field(
+                description="Folders of runs (each sub-folder holding files is one run) or log "
+                "files; only under the --allow roots the server was started with."
+            ),
+        ],
+        # An object, since the SDK parses a str | None argument's JSON text into one.
+        baseline_json: Annotated[
+            dict[str, Any] | str | None,
+            Field(
+                description="A previous triage's JSON: this tool's structured content (the "
+                "object), or the text of `trainwreck triage --format json`; groups it lacks "
+                "are marked new."
+            ),
+        ] = None,
+    ) -> CallToolResult:
+        return result("triage", fleet.triage, policy, paths, baseline_json)
+
+    @server.tool(annotations=READ_ONLY)
+    def compare_runs(
+        good: Annotated[
+            str,
+            Field(
+                description="The run that worked: its directory or one of its files, under the "
+                "--allow roots."
+            ),
+        ],
+        bad: Annotated[
+            str,
+            Field(description="The run that broke, given the same way as `good`."),
+        ],
+    ) -> CallToolResult:
+        """What changed between a run that worked and one that broke: packages and versions,
+        CUDA and driver, config keys (defaults filled in from the framework's schema), and
+        command-line flags, ranked by what the knowledge base knows each change can cause (a
+        known-bug version range entered, a key a page names), each with its pages; then the
+        first step where BAD's loss leaves GOOD's band.
+
+        Call this when the user says a run used to work, or has a good and a bad run to set
+        side by side; check the top change first. The structured content is `trainwreck
+        compare --format json`.
+        """
+        return result("compare_runs", fleet.compare_runs, policy, good, bad)
 
     server.close_schemas()
     return server

@@ -8,11 +8,15 @@ from pathlib import Path
 from trainwreck.errors import UsageError
 
 
+def group_ids(data: object) -> frozenset[str]:
+    """The group ids of a parsed triage JSON; KeyError/TypeError when it is not one."""
+    return frozenset(str(group["id"]) for group in data["groups"])  # type: ignore[index]
+
+
 def read_baseline(path: str) -> frozenset[str]:
     """Group ids of a `trainwreck triage --format json` file; anything else is bad input."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return frozenset(str(group["id"]) for group in data["groups"])
+        return group_ids(json.loads(Path(path).read_text(encoding="utf-8")))
     except OSError as error:
         raise UsageError(f"cannot read baseline {path}: {error.strerror}") from None
     except (ValueError, KeyError, TypeError) as error:
