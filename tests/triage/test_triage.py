@@ -13,6 +13,7 @@ import pytest
 from helpers import assert_one_line_error, run
 from trainwreck.curation.cases import load_case
 from trainwreck.triage import summarize, triage
+from trainwreck.triage.discover import runs
 from trainwreck.triage.render import to_json
 
 CASES = Path(__file__).parents[1] / "cases"
@@ -145,3 +146,18 @@ def test_ungrounded_runs_of_one_error_share_a_signature(tmp_path: Path) -> None:
     oom = tmp_path / "c"
     _copy_case(FLEET_CASES[1], oom, salt=0)
     assert summarize(str(oom)).cause_id != first.cause_id
+
+
+def test_a_torchrun_attempt_folder_is_one_run(tmp_path: Path) -> None:
+    """torchrun --log-dir writes <run>/<id>/attempt_0/<rank>/stderr.log: the ranks of one
+    attempt are one run (here the real 2-rank job of tests/analyzers/fixtures/ranks)."""
+    log = Path(__file__).parents[1] / "analyzers" / "fixtures" / "ranks" / "rank_raises.log"
+    lines = log.read_text().splitlines(keepends=True)
+    attempt = tmp_path / "job-17" / "3f2a" / "attempt_0"
+    for rank in (0, 1):
+        (attempt / str(rank)).mkdir(parents=True)
+        own = [line.split(":", 1)[1] for line in lines if line.startswith(f"[default{rank}]")]
+        (attempt / str(rank) / "stderr.log").write_text("".join(own))
+    assert list(runs([str(tmp_path)])) == [str(attempt)]
+    (group,) = triage([str(tmp_path)], jobs=1).groups
+    assert group.id == "distributed-rank-raised-others-follow"

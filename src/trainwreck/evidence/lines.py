@@ -113,8 +113,9 @@ def _split_after_bar(text: str) -> list[str]:
 
 # A file per rank: torchrun --log-dir writes <run>/attempt_<n>/<rank>/stdout.log and stderr.log;
 # launchers and users name per-rank files rank<N>, rank_<N>, rank-<N>.
+ATTEMPT_FOLDER = r"attempt_\d+"  # torchrun --log-dir: one folder per restart of the job
 _RANK_PATHS = (
-    re.compile(r"attempt_\d+[/\\](\d+)[/\\](?:stdout|stderr)\.log$"),
+    re.compile(ATTEMPT_FOLDER + r"[/\\](\d+)[/\\](?:stdout|stderr)\.log$"),
     re.compile(r"(?:^|[/\\._-])rank[_-]?(\d+)(?=[._-]|$)[^/\\]*$", re.IGNORECASE),
 )
 

@@ -2,17 +2,22 @@
 
 A fleet is a tree of job folders, so a folder holding only folders is a container
 and is searched further, while a folder holding files is one run, diagnosed whole
-(as `trainwreck diagnose DIR` would read it). Discovery yields one path at a time
-so a fleet of any size is never listed in memory at once.
+(as `trainwreck diagnose DIR` would read it). A torchrun `--log-dir` attempt folder
+holds one sub-folder per rank: it is one run, its ranks read together. Discovery
+yields one path at a time so a fleet of any size is never listed in memory at once.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 
 from trainwreck.errors import UsageError
 from trainwreck.evidence.files import REPORT_SUFFIXES, SKIP_DIRS
+from trainwreck.evidence.lines import ATTEMPT_FOLDER
+
+_ATTEMPT = re.compile(ATTEMPT_FOLDER)
 
 
 def _is_evidence(entry: os.DirEntry[str]) -> bool:
@@ -27,7 +32,9 @@ def _runs_under(folder: str) -> Iterator[str]:
     except OSError:
         yield folder  # diagnose() records why it cannot be listed
         return
-    if any(_is_evidence(entry) for entry in entries):
+    if any(_is_evidence(entry) for entry in entries) or _ATTEMPT.fullmatch(
+        os.path.basename(os.path.normpath(folder))
+    ):
         yield folder
         return
     for entry in entries:
