@@ -11,16 +11,12 @@ the newest first entry among the ranks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from trainwreck.analyzers.ranks import rank_list
 from trainwreck.model import CollectiveCall, Evidence, Finding, FlightDump, SourceRef
 
 FINDING_IDS: tuple[str, ...] = ("collective.mismatch", "collective.not_called")
-
-
-def _names(ranks: Iterable[int]) -> str:
-    listed = sorted(ranks)
-    return ("rank " if len(listed) == 1 else "ranks ") + ", ".join(map(str, listed))
 
 
 def _describe(call: CollectiveCall) -> str:
@@ -60,9 +56,9 @@ def _mismatch(
         return None
     groups = sorted(kinds.values(), key=lambda ranks: (len(ranks), ranks[0]))
     odd, rest = groups[0], [rank for ranks in groups[1:] for rank in ranks]
-    others = "; ".join(f"{_names(ranks)} {_describe(calls[ranks[0]])}" for ranks in groups[1:])
+    others = "; ".join(f"{rank_list(ranks)} {_describe(calls[ranks[0]])}" for ranks in groups[1:])
     title = (
-        f"collective #{seq} differs between ranks: {_names(odd)} called "
+        f"collective #{seq} differs between ranks: {rank_list(odd)} called "
         f"{_describe(calls[odd[0]])}, {others} (flight recorder)"
     )
     return Finding(
@@ -92,8 +88,8 @@ def _not_called(
     first = calls[min(calls)]
     behind = "; ".join(f"rank {rank}'s last was #{last[rank]}" for rank in missing)
     title = (
-        f"{_names(missing)} never issued collective #{seq} ({_describe(first)} on "
-        f"{_names(calls)}); {behind} (flight recorder)"
+        f"{rank_list(missing)} never issued collective #{seq} ({_describe(first)} on "
+        f"{rank_list(calls)}); {behind} (flight recorder)"
     )
     return Finding(
         id="collective.not_called",

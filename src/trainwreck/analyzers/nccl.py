@@ -10,7 +10,7 @@ from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding, LogL
 
 FINDING_IDS: tuple[str, ...] = ("nccl.timeout",)
 
-_WATCHDOG = re.compile(
+WATCHDOG = re.compile(
     r"WorkNCCL\((?:SeqNum=(?P<seq>\d+), )?OpType=(?P<op>\w+)[^)]*?Timeout\(ms\)=(?P<timeout>\d+)\)"
     r"(?: ran for (?P<ran>\d+) milliseconds)?"
 )
@@ -26,7 +26,8 @@ HEADROOM = 1.25
 HOUR_S = 3600
 
 
-def _rank(line: LogLine) -> int | None:
+def rank_of(line: LogLine) -> int | None:
+    """The rank that printed a watchdog line: its prefix, else the `[Rank N]` in the text."""
     if line.rank is not None:
         return line.rank
     match = _RANK_IN_TEXT.search(line.text)
@@ -35,12 +36,12 @@ def _rank(line: LogLine) -> int | None:
 
 def analyze(evidence: Evidence) -> list[Finding]:
     """One `nccl.timeout` finding; names the rank(s) stuck on the oldest collective."""
-    hits = [(line, match) for line in evidence.lines if (match := _WATCHDOG.search(line.text))]
+    hits = [(line, match) for line in evidence.lines if (match := WATCHDOG.search(line.text))]
     if not hits:
         return []
     seq_by_rank: dict[int, int] = {}
     for line, match in hits:
-        rank = _rank(line)
+        rank = rank_of(line)
         if rank is not None and match["seq"] is not None:
             seq_by_rank[rank] = min(int(match["seq"]), seq_by_rank.get(rank, 1 << 62))
     first_line, first = hits[0]

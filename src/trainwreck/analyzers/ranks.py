@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from trainwreck.analyzers.nccl import WATCHDOG, rank_of
 from trainwreck.evidence.roles import is_comm
 from trainwreck.model import Evidence, ExceptionRecord, Finding, LogLine, SourceRef
 
@@ -32,11 +33,6 @@ _TIMED_OUT = re.compile(
     r"Watchdog caught collective operation timeout|timed out in blocking wait|"
     r"Timeout\(ms\)=(?P<nccl_ms>\d+)\) ran for \d+ milliseconds before timing out"
 )
-_WATCHDOG_OP = re.compile(
-    r"\[Rank (?P<rank>\d+)\] Watchdog caught collective operation timeout: "
-    r"WorkNCCL\((?:SeqNum=\d+, )?OpType=(?P<op>\w+)[^)]*?Timeout\(ms\)="
-    r"(?P<ms>\d+)\)"
-)
 # ProcessGroupNCCL's watchdog summary (torch >= 2.2; `[PG 0 Rank 2]` before 2.4): the work
 # it timed out at and this rank's last enqueued and completed sequence numbers. A rank that
 # only answered another rank's dump signal prints the last two without a work number.
@@ -46,7 +42,6 @@ _PROGRESS = re.compile(
     r"[^\n]*?[Ll]ast enqueued NCCL work: (?P<enqueued>-?\d+), last completed(?: NCCL work)?: "
     r"(?P<completed>-?\d+)"
 )
-_SEQ_OP = re.compile(r"WorkNCCL\(SeqNum=(?P<seq>\d+), OpType=(?P<op>\w+)")
 _LAUNCHER_WRAPPERS = ("ChildFailedError", "ProcessRaisedException")
 # Signals a launcher sends to the workers that are still running once one has failed.
 _STOPPED_BY_LAUNCHER = frozenset({"SIGTERM", "SIGKILL"})
@@ -102,15 +97,16 @@ def _wait_of(rank: int, record: ExceptionRecord) -> Wait | None:
 
 
 def _watchdog_waits(lines: Iterable[LogLine]) -> dict[int, Wait]:
-    """NCCL watchdog timeouts print no Python traceback: the op is WorkNCCL's OpType."""
+    """NCCL watchdog timeouts print no Python traceback: the op is WorkNCCL's OpType
+    (the lines the nccl analyzer reads, with the rank that printed them)."""
     waits: dict[int, Wait] = {}
     for line in lines:
-        match = _WATCHDOG_OP.search(line.text)
-        if match:
-            rank = line.rank if line.rank is not None else int(match["rank"])
+        match = WATCHDOG.search(line.text)
+        rank = rank_of(line) if match else None
+        if match and rank is not None:
             ref = SourceRef(source=line.source, line=line.line, text=line.text)
             waits.setdefault(
-                rank, Wait(rank, match["op"].lower(), None, True, int(match["ms"]), ref)
+                rank, Wait(rank, match["op"].lower(), None, True, int(match["timeout"]), ref)
             )
     return waits
 
@@ -189,7 +185,7 @@ def read_ranks(evidence: Evidence) -> Ranks:
     ops = {
         int(match["seq"]): match["op"].lower()
         for line in evidence.lines
-        if (match := _SEQ_OP.search(line.text))
+        if (match := WATCHDOG.search(line.text)) and match["seq"] is not None
     }
     known = {*raised, *waits, *last_line, *stopped, *(rank for _, rank in progress)}
     known |= {exit_.rank for exit_ in evidence.exits if exit_.rank is not None}
@@ -208,7 +204,8 @@ def read_ranks(evidence: Evidence) -> Ranks:
     )
 
 
-def _names(ranks: Iterable[int]) -> str:
+def rank_list(ranks: Iterable[int]) -> str:
+    """`rank 3` or `ranks 0, 1, 2`, in order."""
     listed = sorted(ranks)
     return ("rank " if len(listed) == 1 else "ranks ") + ", ".join(map(str, listed))
 
@@ -226,9 +223,9 @@ def _raised_first(ranks: Ranks) -> Finding | None:
     waiting = sorted(followers & ranks.waits.keys())
     if waiting:
         ops = sorted({ranks.waits[r].where for r in waiting})
-        how.append(f"{_names(waiting)} failed waiting in {' / '.join(ops)}")
+        how.append(f"{rank_list(waiting)} failed waiting in {' / '.join(ops)}")
     if followers & ranks.stopped:
-        how.append(f"{_names(followers & ranks.stopped)} stopped by the launcher")
+        how.append(f"{rank_list(followers & ranks.stopped)} stopped by the launcher")
     title = (
         f"rank {rank} raised {record.type}{site} ({message}); the other ranks' failures follow "
         f"from it: {'; '.join(how)}"
@@ -265,10 +262,10 @@ def _collective_mismatch(ranks: Ranks) -> Finding | None:
     odd, rest = ordered[0], [wait for group in ordered[1:] for wait in group]
     odd_ranks = [wait.rank for wait in odd]
     others = "; ".join(
-        f"{_names(w.rank for w in group)} in {group[0].where}" for group in ordered[1:]
+        f"{rank_list(w.rank for w in group)} in {group[0].where}" for group in ordered[1:]
     )
     title = (
-        f"{_names(odd_ranks)} timed out in {odd[0].where} while {others}: "
+        f"{rank_list(odd_ranks)} timed out in {odd[0].where} while {others}: "
         "the ranks no longer call the same collectives in the same order"
     )
     return Finding(
@@ -312,16 +309,16 @@ def _not_arrived(ranks: Ranks) -> Finding | None:
     silent = [r for r in others if r not in ranks.last_line and r not in ranks.stopped]
     notes = []
     if stopped:
-        notes.append(f"{_names(stopped)} printed no error and ended by the launcher's signal")
+        notes.append(f"{rank_list(stopped)} printed no error and ended by the launcher's signal")
     if silent and shared:
-        notes.append(f"{_names(silent)} printed no timeout in the log the others share")
+        notes.append(f"{rank_list(silent)} printed no timeout in the log the others share")
     elif silent:
-        notes.append(f"no line of {_names(silent)} is in the evidence")
+        notes.append(f"no line of {rank_list(silent)} is in the evidence")
     last = [ranks.last_line[r] for r in absent if r in ranks.last_line]
     if last:
         notes.append(f"last line of rank {last[0].rank}: {last[0].text[:120]!r}")
     title = (
-        f"{_names(absent)} never reached {where}, where {_names(w.rank for w in timed)} "
+        f"{rank_list(absent)} never reached {where}, where {rank_list(w.rank for w in timed)} "
         f"{waited}timed out" + (f" ({'; '.join(notes)})" if notes else "")
     )
     refs = [timed[0].ref, *(SourceRef(source=x.source, line=x.line, text=x.text) for x in last[:1])]
@@ -357,9 +354,9 @@ def _never_enqueued(ranks: Ranks) -> Finding | None:
         op = ranks.ops.get(at)
         enqueued = {row.rank: row.enqueued for row in rows}
         title = (
-            f"{_names(behind)} never enqueued NCCL work #{at}"
+            f"{rank_list(behind)} never enqueued NCCL work #{at}"
             + (f" ({op})" if op else "")
-            + f" that {_names(ahead)} enqueued and waited in (last enqueued: "
+            + f" that {rank_list(ahead)} enqueued and waited in (last enqueued: "
             + ", ".join(f"rank {rank} #{enqueued[rank]}" for rank in behind[:4])
             + f"; the others up to #{max(enqueued[rank] for rank in ahead)})"
         )
