@@ -11,10 +11,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from trainwreck.errors import KnowledgeBaseError
+from trainwreck.tables import read_yaml
 
 DATA_DIR = Path(__file__).parent / "data"
 COMPANIONS = ("torchvision", "torchaudio")  # released in lockstep with torch
@@ -101,11 +103,10 @@ class Matrices:
 
 
 def _read(name: str) -> tuple[dict[str, Any], dict[str, Source]]:
-    import yaml
 
     path = DATA_DIR / name
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
         sources = {
             key: Source(key, str(value["url"]), " ".join(str(value["detail"]).split()))
             for key, value in data["sources"].items()

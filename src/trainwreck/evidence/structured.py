@@ -13,12 +13,15 @@ import json
 import tomllib
 from typing import Any
 
+import yaml
+
 from trainwreck.limits import (
     MAX_NESTING_DEPTH,
     MAX_YAML_ALIASES,
     LimitExceeded,
     nesting_exceeded,
 )
+from trainwreck.tables import SAFE_LOADER
 
 TOO_DEEP = f"nested deeper than {MAX_NESTING_DEPTH} levels (or into itself); not read"
 
@@ -49,11 +52,8 @@ def load_toml(text: str) -> Any:
 
 def load_yaml(text: str) -> Any:
     """yaml safe_load (libyaml's when built) within the alias and nesting limits."""
-    import yaml  # only runs that hand us a YAML config pay for importing it
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if "&" in text:  # no anchor, no alias: the common case skips the count
-        aliases = sum(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, loader))
+        aliases = sum(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, SAFE_LOADER))
         if aliases > MAX_YAML_ALIASES:
             raise LimitExceeded(f"more than {MAX_YAML_ALIASES} YAML aliases; not read")
-    return _bounded(lambda source: yaml.load(source, loader), text)  # a safe loader
+    return _bounded(lambda source: yaml.load(source, SAFE_LOADER), text)  # a safe loader

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import yaml
 from pydantic import ValidationError
 
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb.compiled import COMPILED, REBUILD, parse
 from trainwreck.kb.schema import Pattern
+from trainwreck.tables import read_yaml
 
 PATTERNS_DIR = Path(__file__).parent / "patterns"
 
@@ -114,12 +116,8 @@ def _keep_regex(parts: tuple[str, ...]) -> re.Pattern[str]:
 
 def read_pattern(path: Path) -> Pattern:
     """Load and validate one pattern file, naming the file in any error."""
-    import yaml  # a warm disk cache never parses YAML
-
-    # libyaml's safe loader when PyYAML was built with it (10x faster), else the pure one.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+        data = read_yaml(path)
         return Pattern.model_validate(data)
     except (OSError, yaml.YAMLError) as exc:
         raise KnowledgeBaseError(f"{path}: cannot read: {exc}") from exc

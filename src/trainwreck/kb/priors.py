@@ -16,10 +16,12 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb.schema import HttpsUrl
+from trainwreck.tables import read_yaml
 
 PRIORS_DIR = Path(__file__).parent / "priors"
 
@@ -91,12 +93,11 @@ class Question:
 
 def read_priors(directory: Path = PRIORS_DIR) -> tuple[Prior, ...]:
     """Every row under `directory`, validated; duplicate ids are an error."""
-    import yaml
 
     rows: list[Prior] = []
     for path in sorted(directory.glob("*.yaml")):
         try:
-            entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            entries = read_yaml(path) or []
             rows += [Prior.model_validate(entry) for entry in entries]
         except (OSError, yaml.YAMLError) as exc:
             raise KnowledgeBaseError(f"{path}: cannot read: {exc}") from exc

@@ -12,10 +12,12 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from trainwreck.errors import KnowledgeBaseError
 from trainwreck.kb.schema import HttpsUrl
+from trainwreck.tables import read_yaml
 
 TABLE = Path(__file__).parent / "data" / "xid.yaml"
 
@@ -60,10 +62,9 @@ class XidCatalogue(BaseModel):
 @cache
 def catalogue() -> dict[int, XidRow]:
     """Code -> row, read once; a broken table is a KnowledgeBaseError naming the file."""
-    import yaml  # only a run that printed an Xid pays for reading the table
 
     try:
-        data = yaml.safe_load(TABLE.read_text(encoding="utf-8"))
+        data = read_yaml(TABLE)
         rows = XidCatalogue.model_validate(data).rows
     except (OSError, yaml.YAMLError, ValidationError) as exc:
         raise KnowledgeBaseError(f"{TABLE}: cannot read: {exc}") from exc

@@ -8,9 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from trainwreck.errors import UsageError
+from trainwreck.tables import read_yaml
 
 GPUS_FILE = Path(__file__).parent / "gpus.yaml"
 
@@ -50,7 +49,8 @@ def _gpu(row: dict[str, Any]) -> Gpu:
 
 @cache
 def _rows() -> list[dict[str, Any]]:
-    return yaml.safe_load(GPUS_FILE.read_text(encoding="utf-8")) or []
+    data: list[dict[str, Any]] = read_yaml(GPUS_FILE) or []
+    return data
 
 
 @cache

@@ -19,6 +19,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from trainwreck.tables import read_yaml
 from trainwreck.verify.contradictions import Found, Run
 from trainwreck.verify.model import Problem
 
@@ -35,9 +36,8 @@ def _snapshots() -> dict[str, Any]:
 
 @cache
 def _rope() -> dict[str, Any]:
-    import yaml
 
-    data: dict[str, Any] = yaml.safe_load((DATA / "rope_types.yaml").read_text(encoding="utf-8"))
+    data: dict[str, Any] = read_yaml(DATA / "rope_types.yaml")
     return data
 
 
