@@ -20,6 +20,7 @@ PACKAGE = ROOT / "src" / "trainwreck"
 # The CLI loads a command's modules when the command runs, so `--help` stays light.
 LAZY_COMMAND_LOADING = {
     "cli.py",
+    "cli_answer.py",
     "cli_cases.py",
     "cli_compare.py",
     "cli_run.py",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from trainwreck import cli_answer as answer_commands
 from trainwreck import cli_cases as case_commands
 from trainwreck import cli_compare as compare_commands
 from trainwreck import cli_run as run_commands
@@ -317,6 +318,7 @@ for _command in (
     run_commands.run_command,
     triage_commands.triage_command,
     compare_commands.compare_command,
+    answer_commands.check_answer_command,
     mcp_command,
 ):
     cli.add_command(_command)

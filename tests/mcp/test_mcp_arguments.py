@@ -23,6 +23,7 @@ CALLS: dict[str, tuple[dict[str, Any], str]] = {
     "estimate_memory": ({"model": "Qwen/Qwen3-8B"}, "batch"),
     "triage": ({"paths": ["runs"]}, "baseline"),
     "compare_runs": ({"good": "a", "bad": "b"}, "worse"),
+    "check_answer": ({"answer": "## Diagnosis"}, "logs"),
 }
 
 

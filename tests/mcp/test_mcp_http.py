@@ -59,5 +59,5 @@ def test_the_http_transport_serves_the_same_tools_on_loopback() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
-    assert "diagnose_failure" in tools and len(tools) == 9
+    assert "diagnose_failure" in tools and len(tools) == 10
     assert "`kb:nccl-watchdog-timeout`" in page and "](https://" in page

@@ -22,6 +22,7 @@ TOOLS = {
     "estimate_memory",
     "triage",
     "compare_runs",
+    "check_answer",
 }
 # A real traceback: DeepSpeed building a CUDA op on a machine without CUDA_HOME.
 CASE = load_case(CASES / "minimind-deepspeed-cuda-home-48")

@@ -14,7 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from trainwreck.mcp_server import answers, fleet
+from trainwreck.mcp_server import answer_rules, answers, fleet
 from trainwreck.mcp_server.calls import Server, result
 from trainwreck.mcp_server.fleet import MAX_TRIAGE_RUNS
 from trainwreck.mcp_server.inputs import MAX_LOG_BYTES, Policy
@@ -316,6 +316,33 @@ def build(policy: Policy) -> MCPServer[Any]:
         compare --format json`.
         """
         return result("compare_runs", fleet.compare_runs, policy, good, bad)
+
+    @server.tool(annotations=READ_ONLY)
+    def check_answer(
+        answer: Annotated[
+            str,
+            Field(description="Your Markdown diagnosis, exactly as you would show it to the user."),
+        ],
+        evidence: Annotated[
+            list[str] | None,
+            Field(
+                description="The run's log files, run directory or config.json the diagnosis is "
+                "about, to look quotes up and recompute arithmetic; only under the --allow roots."
+            ),
+        ] = None,
+    ) -> CallToolResult:
+        """Check a diagnosis before showing it: every claim cited (a [kb:<id>] page, a URL) or
+        marked [no KB]; High confidence only for a documented, cited, unconditional mechanism
+        with quoted log lines found in the evidence; recommended keys that exist in the user's
+        framework version and are not its defaults; before -> after values; one consolidated
+        config; a verification script that compiles and imports what exists; cheapest check
+        first among alternatives; numeric prevention thresholds; exact versions; arithmetic
+        with sourced inputs that reproduces (KV cache from num_key_value_heads).
+
+        Call this last, on your final answer; fix every FAIL (each names its line) and call it
+        again. The structured content is `trainwreck check-answer --format json`.
+        """
+        return result("check_answer", answer_rules.check_answer, policy, answer, evidence)
 
     server.close_schemas()
     return server
