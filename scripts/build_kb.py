@@ -2,10 +2,12 @@
 
 Writes src/trainwreck/kb/data/compiled.json (every page validated with the full
 schema, regexes compiled once here), src/trainwreck/evidence/data/literals.json
-(the literal sets of every regex the log scanner and the matcher search for) and
-src/trainwreck/memory/data/models.json (the bundled models' index.yaml, as JSON).
-Run it after editing a page or the model index; a test fails while any of them is
-stale, and `trainwreck kb lint` says so for the pages.
+(the literal sets of every regex the log scanner and the matcher search for),
+src/trainwreck/memory/data/models.json (the bundled models' index.yaml, as JSON) and
+src/trainwreck/cases/data/bundled_words.json (the case store's evidence lines split
+into their identifying words). Run it after editing a page, the model index or the
+case store; a test fails while any of them is stale, and `trainwreck kb lint` says so
+for the pages.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 import yaml
 
 from trainwreck import analyzers, context
+from trainwreck.cases.records import BUNDLED, read_records
+from trainwreck.cases.split import WORDS_TABLE, dump_table
 from trainwreck.evidence.literals import TABLE, table_text
 from trainwreck.kb import PATTERNS_DIR, load_from, signature_regexes
 from trainwreck.kb.compiled import COMPILED, dump
@@ -30,7 +34,12 @@ def artifacts() -> dict[str, str]:
     )
     compiled = dump(knowledge.patterns, knowledge.sources, knowledge.version, PATTERNS_DIR)
     models = dump_index(yaml.safe_load(INDEX.read_text(encoding="utf-8")))
-    return {str(COMPILED): compiled, str(TABLE): table_text(searched), str(COMPILED_INDEX): models}
+    return {
+        str(COMPILED): compiled,
+        str(TABLE): table_text(searched),
+        str(COMPILED_INDEX): models,
+        str(WORDS_TABLE): dump_table(read_records(BUNDLED)),
+    }
 
 
 def main() -> int:

@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from trainwreck.cases.normalize import words
 from trainwreck.cases.records import CaseRecord, thread_key
+from trainwreck.cases.split import lines_of
 
 # A word is rare when at most this share of the records holds it (and at least
 # RARE_MIN_RECORDS may): a bug's own API name or message fragment, shared by the few
@@ -33,7 +33,6 @@ SPECIFIC_WEIGHT = 14.0
 # A record line counts as matched (and is quoted) when this share of its weight is
 # in one line of the run's evidence.
 LINE_MATCH = 0.6
-MIN_LINE_WORDS = 2
 CANDIDATES = 200  # records scored line by line, picked by their rare words shared
 
 
@@ -57,13 +56,9 @@ class _Entry:
 
 
 def _entry(record: CaseRecord, store: str) -> _Entry:
-    lines = []
-    for raw in record.evidence.splitlines():
-        line_words = words(raw)
-        if len(line_words) >= MIN_LINE_WORDS:
-            lines.append((raw.strip(), line_words))
+    lines = lines_of(record.evidence)
     vocabulary = frozenset().union(*(w for _, w in lines)) if lines else frozenset()
-    return _Entry(record, store, tuple(lines), vocabulary)
+    return _Entry(record, store, lines, vocabulary)
 
 
 @dataclass(frozen=True)
