@@ -7,6 +7,7 @@ from pathlib import Path
 
 from helpers import assert_one_line_error, run
 from trainwreck.answer_check.model import RULE_IDS
+from trainwreck.memory.config import MODELS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWERS = Path(__file__).parent / "answers"
@@ -48,3 +49,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert_one_line_error(run("check-answer", str(empty)))
     assert_one_line_error(run("check-answer", str(CLEAN), "--evidence", str(tmp_path / "no-log")))
     assert_one_line_error(run("check-answer", str(CLEAN), "--env", str(tmp_path / "no-listing")))
+
+
+def test_a_kv_cache_from_attention_heads_fails_with_the_kv_heads_size() -> None:
+    gqa = ANSWERS / "free" / "broken-kv-from-attention-heads.md"
+    config = ANSWERS / "free" / "qwen2.5-7b-instruct" / "config.json"
+    done = run("check-answer", str(gqa), "--evidence", str(config), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    (failed,) = [r for r in json.loads(done.stdout)["results"] if not r["passed"]]
+    assert (failed["rule"], failed["line"]) == ("kv-from-attention-heads", 21)
+    # 2 x 28 layers x 4 KV heads x 128 head_dim x 32,768 tokens x 2 B, not the 12.25 GiB stated
+    assert "56.00 KiB per token" in failed["message"]
+    assert failed["message"].endswith("(expected 1.75 GiB)")
+
+
+def test_the_corpus_config_is_the_bundled_qwen_config() -> None:
+    bundled = MODELS_DIR / "Qwen--Qwen2.5-7B-Instruct.json"
+    copy = ANSWERS / "free" / "qwen2.5-7b-instruct" / "config.json"
+    assert copy.read_bytes() == bundled.read_bytes()

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.match import Hit, Match, combine
-from trainwreck.engine.rank import GENERIC_SHARE, TIE, order, score_candidate
+from trainwreck.engine.rank import (
+    DEMOTED_STEP,
+    GENERIC_SHARE,
+    TIE,
+    order,
+    score_candidate,
+    tied_order,
+)
 from trainwreck.kb.schema import Pattern, Signature
 from trainwreck.model import Evidence, Setup, SourceRef
 
@@ -168,3 +175,34 @@ def test_a_catch_all_page_whose_finding_names_what_differs_stops_at_medium() -> 
     assert candidate is not None and candidate.names_cause and candidate.strength >= 0.8
     level, why = calibrate(candidate, None)
     assert level == "medium" and "failure family" in why
+
+
+def test_in_a_tie_equal_shown_scores_mean_cheaper_check_first_and_demoted_items_show_less() -> None:
+    # (name, score, cost, demoted): a, b, c within TIE of a; d starts the next tie
+    items = [
+        ("a", 0.50, 2, False),
+        ("b", 0.49, 0, True),
+        ("c", 0.485, 1, False),
+        ("d", 0.47, 0, False),
+    ]
+    shown = tied_order(
+        items,
+        score=lambda item: item[1],
+        cost=lambda item: item[2],
+        name=lambda item: item[0],
+        demoted=lambda item: item[3],
+    )
+    assert [(item[0], score) for item, score in shown] == [
+        ("c", 0.50),  # cheaper check than a, same shown score
+        ("a", 0.50),
+        ("b", round(0.50 - DEMOTED_STEP, 4)),  # cheapest, but a catch-all: after, one step lower
+        ("d", 0.47),  # the step keeps the demoted item above the next tie
+    ]
+    scores = [score for _, score in shown]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_a_tie_of_demoted_items_only_keeps_its_leader_score() -> None:
+    items = [("a", 0.30, 1, True), ("b", 0.29, 0, True)]
+    shown = tied_order(items, lambda i: i[1], lambda i: i[2], lambda i: i[0], lambda i: i[3])
+    assert [(item[0], score) for item, score in shown] == [("b", 0.30), ("a", 0.30)]

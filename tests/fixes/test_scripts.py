@@ -48,6 +48,7 @@ def test_every_template_is_used_on_the_real_cases() -> None:
         "collective-probe",
         "package-probe",
         "data-throughput",
+        "rerun",
     }
 
 
@@ -97,13 +98,14 @@ def test_memory_script_carries_the_budget_the_arithmetic_computed() -> None:
     assert values["model"] == "/data/alpaca/stanford_alpaca/llama_hf"
 
 
-def test_crashes_get_no_script() -> None:
-    diagnosis = diagnose_case(
-        next(c for c in find_cases(CASES) if c.path.name == "pytorch-inplace-add-4")
-    )
-    assert diagnosis.hypotheses[0].category == "crash"
-    assert kind_of(diagnosis.hypotheses[0]) is None
-    assert diagnosis.hypotheses[0].verification is None
+def test_crashes_get_a_rerun_and_wrong_outputs_no_script() -> None:
+    """A crash can be rerun to see it fail again; a wrong output has no generic check."""
+    cases = {c.path.name: c for c in find_cases(CASES)}
+    crash = diagnose_case(cases["pytorch-inplace-add-4"]).hypotheses[0]
+    assert (crash.category, kind_of(crash)) == ("crash", "rerun")
+    assert crash.verification is not None and crash.verification.kind == "rerun"
+    wrong = diagnose_case(cases["repro-argmax-over-batch-dim"]).hypotheses[0]
+    assert (wrong.category, kind_of(wrong), wrong.verification) == ("wrong_output", None, None)
 
 
 CASE = CASES / "transformers-tokenizers-pin-4836"

@@ -196,10 +196,10 @@ def test_arithmetic_table_shows_formula_value_unit_and_source() -> None:
     assert "| vocabulary size | `vocab_size` | 128,256 | `config.json:vocab_size` |" in markdown
 
 
-def test_alternatives_show_confidence_root_cause_and_check_cost() -> None:
+def test_alternatives_show_confidence_score_root_cause_and_check_cost() -> None:
     markdown = to_markdown(oom_diagnosis())
     assert line_with(markdown, "**Allocator fragmentation**").startswith(
-        "1. **Allocator fragmentation** (Medium confidence): Reserved-but-unallocated"
+        "1. **Allocator fragmentation** (Medium confidence, score 0.38): Reserved-but-unallocated"
     )
     assert "in the OOM line (cost: seconds)" in markdown
 

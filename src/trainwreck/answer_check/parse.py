@@ -7,7 +7,8 @@ What counts as each part, whoever wrote the answer:
   or `from X to Y`; a key set without a before value (`set `key` to X`, `` `key` → X``,
   `` - `key`: `X` ``) is a change with no before;
 - evidence quotes: the last code span of each evidence item, blockquotes, fenced lines;
-- alternatives: the alternatives region's items, each with the cost its check states.
+- alternatives: the alternatives region's items, each with the cost its check states, the
+  confidence it states and the score it shows (`score 0.61`, as our reports write it).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ _COST_WORDS = {
     "run": "run",
     "day": "run",
 }
+# A shown score, in parentheses as the report writes it: "(Medium confidence, score 0.61)".
+_SCORE = re.compile(r"\([^()]*\bscore:?\s*(?P<score>[01]?\.\d+|[01])\s*\)", re.IGNORECASE)
 _VERSION = re.compile(
     r"(?P<name>[A-Za-z][\w.-]*)\s*(?:==|=|:|\s)\s*`?v?(?P<version>\d+(?:\.\d+)+[\w.+-]*)`?"
 )
@@ -86,6 +89,7 @@ class Alternative:
     text: str
     cost: str | None  # a key of kb.schema.COST_ORDER
     confidence: str | None  # "high", "medium", "low": the level the item states
+    score: float | None  # the score the item shows, 0-1
 
 
 @dataclass(frozen=True)
@@ -215,6 +219,11 @@ def _level(text: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+def _score(text: str) -> float | None:
+    match = _SCORE.search(text)
+    return float(match["score"]) if match else None
+
+
 def _cost(text: str) -> str | None:
     found = _COST.findall(text)
     if not found:
@@ -250,7 +259,13 @@ def parse(text: str) -> Answer:
         fixes=tuple(_fixes(found)),
         quotes=tuple(_quotes(found)),
         alternatives=tuple(
-            Alternative(item.line, item.everything, _cost(item.everything), _level(item.words))
+            Alternative(
+                item.line,
+                item.everything,
+                _cost(item.everything),
+                _level(item.words),
+                _score(item.words),
+            )
             for item in _listed(found, "alternatives")
         ),
         guards=tuple((item.line, item.words) for item in _listed(found, "prevention")),

@@ -28,6 +28,9 @@ KNOWN_BUG_BOOST = 0.3
 OUTSIDE_AFFECTED_FACTOR = 0.5
 # Scores this close are a tie: below the resolution the weights were set with (0.05 steps).
 TIE = 0.02
+# Reports print scores to two decimals: a page placed below a tie on purpose shows one
+# hundredth less per step, so equal shown scores only ever mean "cheaper check first".
+DEMOTED_STEP = 0.01
 # A catch-all page keeps at most this share of the score of the best page in its class
 # whose own specific signature matched, so that page leads and the two never show as tied.
 GENERIC_SHARE = 0.9
@@ -142,13 +145,17 @@ Item = TypeVar("Item")
 def tied_order(
     items: Sequence[Item],
     score: Callable[[Item], float],
-    in_tie: Callable[[Item], tuple[int, ...]],
+    cost: Callable[[Item], int],
     name: Callable[[Item], str],
+    demoted: Callable[[Item], bool] = lambda item: False,
 ) -> list[tuple[Item, float]]:
     """Items best first with the score each shows: a tie shows its leader's score.
 
-    A tie is a run of items within `TIE` of the run's leader; inside it `in_tie`
-    orders them (the cheaper discriminating check first), then the name.
+    A tie is a run of items within `TIE` of the run's leader. Inside it the items
+    `demoted` marks (a catch-all page, a code mistake nobody has shown) follow the
+    others and show `DEMOTED_STEP` less when others lead, so equal shown scores always
+    mean "ordered by the cost of the check" (cheaper first), then by name; being less
+    than `TIE`, the step keeps them above the next tie.
     """
     by_score = sorted(items, key=lambda item: (-score(item), name(item)))
     ordered: list[tuple[Item, float]] = []
@@ -158,8 +165,13 @@ def tied_order(
         end = start
         while end < len(by_score) and leader - score(by_score[end]) <= TIE:
             end += 1
-        group = sorted(by_score[start:end], key=lambda item: (in_tie(item), name(item)))
-        ordered.extend((item, leader) for item in group)
+        group = sorted(
+            by_score[start:end], key=lambda item: (demoted(item), cost(item), name(item))
+        )
+        step = DEMOTED_STEP if not all(demoted(item) for item in group) else 0.0
+        ordered.extend(
+            (item, round(leader - step, 4) if demoted(item) else leader) for item in group
+        )
         start = end
     return ordered
 
@@ -173,17 +185,14 @@ def _unseen_code_mistake(candidate: Candidate) -> bool:
 
 
 def order(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first, ties shown with one score and led by a specific page before a catch-all
-    (which names no cause the tied specific page could not), then by a page the words describe
-    before an unseen code mistake, then by the cheaper check."""
+    """Best first, ties shown with one score, cheaper check first; in a tie a catch-all page
+    (which names no cause the tied specific page could not) and a code mistake nobody has
+    shown follow the pages the evidence or the words describe, one hundredth lower."""
     ranked = tied_order(
         yield_to_specific(candidates),
         score=lambda c: c.score,
-        in_tie=lambda c: (
-            c.pattern.generic,
-            _unseen_code_mistake(c),
-            COST_ORDER[c.pattern.discriminator_cost],
-        ),
+        cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
         name=lambda c: c.pattern.id,
+        demoted=lambda c: c.pattern.generic or _unseen_code_mistake(c),
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]

@@ -76,7 +76,7 @@ def rank(diagnosis: Diagnosis, experiments: Sequence[str]) -> list[Ranked]:
     ordered = tied_order(
         ranked,
         score=lambda r: r.score,
-        in_tie=lambda r: (COST_ORDER.get(r.hypothesis.discriminator_cost, len(COST_ORDER)),),
+        cost=lambda r: COST_ORDER.get(r.hypothesis.discriminator_cost, len(COST_ORDER)),
         name=lambda r: r.hypothesis.id,
     )
     return [replace(r, score=shown) for r, shown in ordered]

@@ -234,7 +234,8 @@ def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
     if not alternatives:
         return []
     items = (
-        f"<li><strong>{_text(alt.title)}</strong> ({_text(alt.confidence)} confidence): "
+        f"<li><strong>{_text(alt.title)}</strong> ({_text(alt.confidence)} confidence, "
+        f"{_text(alt.score)}): "
         f"{_claim(alt.root_cause)}<br>Check: {_prose(alt.check)} "
         f"(cost: {_text(alt.check_cost)})</li>"
         for alt in alternatives

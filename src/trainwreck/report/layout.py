@@ -99,7 +99,8 @@ class Primary:
 @dataclass(frozen=True)
 class Alternative:
     title: str
-    confidence: str
+    confidence: str  # "Medium"
+    score: str  # "score 0.61", as the primary's confidence shows its own
     root_cause: Claim
     check: str
     check_cost: str

@@ -205,7 +205,8 @@ def _alternatives(alternatives: tuple[Alternative, ...]) -> list[str]:
     lines = ["### If That Doesn't Work", ""]
     for number, alt in enumerate(alternatives, start=1):
         lines += [
-            f"{number}. **{alt.title}** ({alt.confidence} confidence): {_claim(alt.root_cause)}",
+            f"{number}. **{alt.title}** ({alt.confidence} confidence, {alt.score}): "
+            f"{_claim(alt.root_cause)}",
             f"   - Check: {alt.check} (cost: {alt.check_cost})",
         ]
     return [*lines, ""]

@@ -103,7 +103,7 @@ def primary(h: Hypothesis, setup: Setup, consolidated: tuple[ConfigBlock, ...] =
     return Primary(
         root_cause=Claim(h.root_cause, tags),
         mechanism=Claim(h.mechanism, tags) if h.mechanism else None,
-        confidence=f"{h.confidence.capitalize()} (score {h.score:.2f})"
+        confidence=f"{h.confidence.capitalize()} ({shown_score(h)})"
         + (f": {h.why_confidence}" if h.why_confidence else ""),
         versions=versions(h, setup),
         evidence=tuple(
@@ -222,10 +222,16 @@ def undecided_items(d: Diagnosis) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def shown_score(h: Hypothesis) -> str:
+    """The score as every hypothesis shows it, so equal scores read equal: "score 0.61"."""
+    return f"score {h.score:.2f}"
+
+
 def alternative(h: Hypothesis) -> Alternative:
     return Alternative(
         title=h.title,
         confidence=h.confidence.capitalize(),
+        score=shown_score(h),
         root_cause=Claim(h.root_cause, refs(h)),
         check=h.discriminator or "no discriminating check recorded",
         check_cost=h.discriminator_cost,

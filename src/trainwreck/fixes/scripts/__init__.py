@@ -7,8 +7,15 @@ exit 0 when the failure is gone, 1 when it is still there, 2 when the check
 could not run (a package missing, a shell variable left unexpanded, a file
 missing, the probe itself crashing), with the reason in one line.
 
-Crashes, wrong outputs and hangs that are not distributed get no script: no
-generic check proves those fixed, and a script that cannot fail would mislead.
+A crash gets a rerun: the command that crashed, run again under a timeout, passes
+when it exits 0 or runs past the timeout without the failure's error, and fails
+while it exits non-zero with that error in its output (or with another error, said
+as such: the run still crashes). Wrong outputs, hangs
+that are not distributed, and slow throughput whose fix changes no data-loader
+setting get no script: no generic check proves those fixed (a rerun that finishes
+says nothing about a wrong answer or a slow step), and a script that cannot fail
+would mislead. Config errors keep the package probe, which builds the framework
+class with the fixed settings before any run is needed.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from collections.abc import Callable
 from trainwreck.fixes.scripts.packages import package_parameters
 from trainwreck.fixes.scripts.parameters import Context, Parameter
 from trainwreck.fixes.scripts.render import script
+from trainwreck.fixes.scripts.rerun import rerun_parameters
 from trainwreck.fixes.scripts.services import (
     collective_parameters,
     serving_parameters,
@@ -70,6 +78,13 @@ _KINDS: dict[str, tuple[str, str, Builder]] = {
         "fails when the fix does not raise samples/s or leaves the loop waiting for data",
         throughput_parameters,
     ),
+    "rerun": (
+        "rerun",
+        "reruns the command that crashed (the evidence's, or one given after `--`) under a "
+        "timeout and fails while it still crashes: with the failure's error, or with another "
+        "error, named as such",
+        rerun_parameters,
+    ),
 }
 
 
@@ -90,6 +105,8 @@ def kind_of(hypothesis: Hypothesis) -> str | None:
         return "data-throughput"
     if category == "config_error":
         return "package-probe"
+    if category == "crash":
+        return "rerun"
     return None
 
 

@@ -1,0 +1,156 @@
+"""Parameters of the rerun check: the command that crashed and the failure's signature.
+
+A crash has a generic check that can fail: run the same command again and look for
+the same error in what it prints. The signature is a regex searched line by line:
+the knowledge-base page's own regex that matched the error (it spells the failure
+without the run's numbers), else the final exception's type and first message line
+with its numbers widened, so a rerun that fails the same way on another batch or
+address still matches it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from trainwreck.evidence.configs import is_launch_line, joined_commands
+from trainwreck.evidence.literals import compiled
+from trainwreck.fixes.scripts.parameters import Context, Parameter
+from trainwreck.kb import load
+from trainwreck.model import ExceptionRecord
+from trainwreck.redact import PLACEHOLDER_PREFIX
+
+# What `trainwreck run` writes beside the run's output: the command, shell-quoted, on one
+# line (recorder/run.py COMMAND_FILE; the recorder sits above this layer, so it is named here).
+RECORDED_COMMAND = "command.txt"
+# A shell prompt or `set -x` mark pasted before a command: `$ torchrun ...`, `+ python ...`.
+_PROMPT = re.compile(r"^\s*[$>+]\s+")
+# Enough of a message to name the failure; past it messages print values (tensors, shapes,
+# long paths) that say nothing more about which failure it is.
+MESSAGE_CHARS = 200
+# The parts of a message that change between two runs failing the same way: addresses,
+# numbers, the secrets trainwreck redacted from the evidence, and shell variables a message
+# quotes unexpanded (which the script would otherwise refuse as a value left unexpanded).
+_VARYING = re.compile(
+    rf"(0x[0-9a-fA-F]+|\d+|{re.escape(PLACEHOLDER_PREFIX)}[\w-]+>|\$\{{?[A-Za-z_]\w*\}}?)"
+)
+# Long enough for start-up, model loading and the first training steps, where a wrong setting
+# or a code mistake crashes (our crash cases end in a checkpoint load, a forward or backward,
+# or a batch); a run that crashed hours in needs --timeout-seconds past that point.
+TIMEOUT_SECONDS = 1800.0
+
+
+def rerun_parameters(ctx: Context) -> list[Parameter]:
+    """The command to rerun, the signature its output must not show, and the timeout."""
+    return [
+        _command(ctx),
+        _signature(ctx),
+        Parameter(
+            "timeout_seconds",
+            TIMEOUT_SECONDS,
+            f"{TIMEOUT_SECONDS / 60:g} minutes: start-up, model loading and the first steps; if "
+            "your run crashed later than that, raise it past the point where it crashed",
+        ),
+    ]
+
+
+def _command(ctx: Context) -> Parameter:
+    """The command `trainwreck run` recorded, else the first launch line a log printed."""
+    recorded, launched = [], []
+    for source, lines in _lines_by_source(ctx).items():
+        for number, text in joined_commands(lines):
+            if PurePath(source).name == RECORDED_COMMAND:
+                recorded.append((f"{source}:{number}", text))
+            elif is_launch_line(text):
+                launched.append((f"{source}:{number}", text))
+    for where, text in [*recorded, *launched]:
+        command = _PROMPT.sub("", text).strip().strip("`")
+        if PLACEHOLDER_PREFIX in command:
+            return Parameter(
+                "command",
+                "",
+                f"{where}: the launch command holds a secret trainwreck redacted; "
+                "give the command after --",
+            )
+        if command:
+            return Parameter("command", command, f"{where}: the command that crashed")
+    return Parameter(
+        "command",
+        "",
+        "no launch command in the evidence: give yours after -- "
+        "(python verify.py -- python train.py --your-flags)",
+    )
+
+
+def _lines_by_source(ctx: Context) -> dict[str, list[tuple[int, str]]]:
+    by_source: dict[str, list[tuple[int, str]]] = {}
+    for line in ctx.evidence.lines:
+        by_source.setdefault(line.source, []).append((line.line, line.text))
+    return by_source
+
+
+def _signature(ctx: Context) -> Parameter:
+    """The page's regex that matched the error, else the final exception, else nothing.
+
+    The error's own lines are searched before the other lines the report quotes, and the
+    heaviest signature that matches them wins: the most specific spelling of the failure.
+    """
+    final = ctx.evidence.final_exception
+    code_sources = {snippet.source for snippet in ctx.evidence.code if snippet.origin == "file"}
+    quoted = [
+        (f"{ref.source}:{ref.line}", ref.text)
+        for ref in ctx.hypothesis.evidence
+        if ref.source not in code_sources
+    ]
+    page = load().get(ctx.hypothesis.id)
+    signatures = sorted(page.signatures, key=lambda s: -s.weight) if page is not None else []
+    regexes = [signature.regex for signature in signatures if signature.regex]
+    for texts in (_exception_lines(final) if final is not None else [], quoted):
+        for regex in regexes:
+            where = next((where for where, text in texts if compiled(regex).search(text)), None)
+            if where is not None:
+                return Parameter(
+                    "signature", regex, f"kb:{ctx.hypothesis.id}: its signature matching {where}"
+                )
+    if final is not None:
+        return Parameter(
+            "signature",
+            _exception_regex(final),
+            f"{final.source}:{final.message_ref_line}: the final exception, numbers widened",
+        )
+    return Parameter(
+        "signature",
+        "",
+        "no error in the evidence to tell this failure from another: "
+        "any non-zero exit counts as the failure",
+    )
+
+
+def _exception_lines(record: ExceptionRecord) -> list[tuple[str, str]]:
+    """The exception as a log prints it, `Type: message`, one entry per line."""
+    where = f"{record.source}:{record.message_ref_line}"
+    return [(where, text) for text in f"{record.type}: {record.message}".splitlines()]
+
+
+def _exception_regex(record: ExceptionRecord) -> str:
+    """`(?:[\\w.]+\\.)?Type: message`: the type with or without its module (versions
+    move classes between modules), then the message's first line, numbers widened."""
+    name = record.type.rsplit(".", 1)[-1]
+    message = (record.message.strip().splitlines() or [""])[0][:MESSAGE_CHARS].rstrip()
+    head = rf"(?:[\w.]+\.)?{re.escape(name)}"
+    if not message:
+        return rf"{head}(?::|$)"
+    pieces = _VARYING.split(message)
+    widened = "".join(
+        _widened(piece) if index % 2 else re.escape(piece) for index, piece in enumerate(pieces)
+    )
+    return f"{head}: {widened}"
+
+
+def _widened(varying: str) -> str:
+    """The regex for one varying part: any address, any number, any other word."""
+    if varying.startswith("0x"):
+        return r"0x[0-9a-fA-F]+"
+    if varying.isdigit():
+        return r"\d+"
+    return r"\S+"
