@@ -7,14 +7,13 @@ another error, no command, a command that hangs, and a program that does not exi
 
 from __future__ import annotations
 
-import ast
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from script_runs import COULD_NOT_RUN, parameters_of, run_script, verdict
 
 from helpers import run
 from trainwreck import diagnose
@@ -25,35 +24,9 @@ from trainwreck.model import Hypothesis, Verification
 from trainwreck.pipeline import examine
 
 CASES = Path(__file__).parents[1] / "cases"
-COULD_NOT_RUN = 2
 # The error of the real case pytorch-mm-shape-3, raised by a one-line program.
 MATMUL_ERROR = "RuntimeError('mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)')"
 CRASH = [sys.executable, "-c", f"raise {MATMUL_ERROR}"]
-
-
-def _parameters(script: str) -> dict[str, object]:
-    for node in ast.parse(script).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PARAMETERS":
-            values = ast.literal_eval(node.value)
-            assert isinstance(values, dict)
-            return values
-    raise AssertionError("no PARAMETERS block")
-
-
-def _rerun(script: str, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    path = tmp_path / "verify.py"
-    path.write_text(script)
-    return subprocess.run(
-        [sys.executable, str(path), *flags],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def _verdict(result: subprocess.CompletedProcess[str]) -> str:
-    return result.stdout.strip().splitlines()[-1]
 
 
 @pytest.fixture(scope="module")
@@ -71,26 +44,26 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Verification:
 def test_the_recorded_command_is_filled_in_with_the_pages_signature(
     recorded: Verification,
 ) -> None:
-    values = _parameters(recorded.script)
+    values = parameters_of(recorded.script)
     assert values["command"] == shlex.join(CRASH)
     assert str(values["signature"]).startswith(r"mat1 and mat2 shapes cannot be multiplied \(")
     assert "# kb:shape-mismatch-matmul: its signature matching" in recorded.script
 
 
 def test_the_same_crash_fails(recorded: Verification, tmp_path: Path) -> None:
-    result = _rerun(recorded.script, tmp_path)
+    result = run_script(recorded.script, tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert _verdict(result) == (
+    assert verdict(result) == (
         "FAIL: the failure is still there (the command exited with status 1): RuntimeError: "
         "mat1 and mat2 shapes cannot be multiplied (1x2 and 6x64)"
     )
 
 
 def test_a_fixed_command_passes(recorded: Verification, tmp_path: Path) -> None:
-    result = _rerun(recorded.script, tmp_path, "--", sys.executable, "-c", "print('trained')")
+    result = run_script(recorded.script, tmp_path, "--", sys.executable, "-c", "print('trained')")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "trained" in result.stdout  # the command's output is shown as it runs
-    assert _verdict(result) == "PASS: the command finished with exit status 0"
+    assert verdict(result) == "PASS: the command finished with exit status 0"
 
 
 def test_another_error_still_fails_and_says_it_is_another(
@@ -98,22 +71,22 @@ def test_another_error_still_fails_and_says_it_is_another(
 ) -> None:
     """The run still crashes, so the check fails; the line says it is not this failure."""
     other = "raise ValueError('num_labels must be positive')"
-    result = _rerun(recorded.script, tmp_path, "--", sys.executable, "-c", other)
+    result = run_script(recorded.script, tmp_path, "--", sys.executable, "-c", other)
     assert result.returncode == 1, result.stdout + result.stderr
-    verdict = _verdict(result)
-    assert verdict.startswith("FAIL: the command still crashes, with another error, not this")
-    assert verdict.endswith("ValueError: num_labels must be positive")
+    line = verdict(result)
+    assert line.startswith("FAIL: the command still crashes, with another error, not this")
+    assert line.endswith("ValueError: num_labels must be positive")
 
 
 def test_a_command_past_the_timeout_without_the_failure_passes(
     recorded: Verification, tmp_path: Path
 ) -> None:
     sleeper = "import time; print('step 1', flush=True); time.sleep(60)"
-    result = _rerun(
+    result = run_script(
         recorded.script, tmp_path, "--timeout-seconds", "1", "--", sys.executable, "-c", sleeper
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert _verdict(result).startswith("PASS: the command ran past the 1 s timeout without")
+    assert verdict(result).startswith("PASS: the command ran past the 1 s timeout without")
 
 
 def test_the_failure_printed_by_a_command_that_then_hangs_fails(
@@ -124,11 +97,11 @@ def test_the_failure_printed_by_a_command_that_then_hangs_fails(
         "import time; print('RuntimeError: mat1 and mat2 shapes cannot be multiplied "
         "(8x16 and 32x64)', flush=True); time.sleep(60)"
     )
-    result = _rerun(
+    result = run_script(
         recorded.script, tmp_path, "--timeout-seconds", "1", "--", sys.executable, "-c", hangs
     )
     assert result.returncode == 1, result.stdout + result.stderr
-    assert _verdict(result).startswith(
+    assert verdict(result).startswith(
         "FAIL: the failure is still there (the command was still running after 1 s)"
     )
 
@@ -136,26 +109,28 @@ def test_the_failure_printed_by_a_command_that_then_hangs_fails(
 def test_a_program_that_does_not_exist_could_not_run(
     recorded: Verification, tmp_path: Path
 ) -> None:
-    result = _rerun(recorded.script, tmp_path, "--", "trainwreck-no-such-program", "--epochs", "1")
+    result = run_script(
+        recorded.script, tmp_path, "--", "trainwreck-no-such-program", "--epochs", "1"
+    )
     assert result.returncode == COULD_NOT_RUN, result.stdout + result.stderr
-    assert _verdict(result).startswith("COULD NOT RUN: the shell could not start the command")
+    assert verdict(result).startswith("COULD NOT RUN: the shell could not start the command")
 
 
 def test_a_case_without_a_command_could_not_run_until_one_is_given(tmp_path: Path) -> None:
     """pytorch-mm-shape-3 holds the traceback only: the command must come after --."""
     verification = diagnose_case(load_case(CASES / "pytorch-mm-shape-3")).hypotheses[0].verification
     assert verification is not None and verification.kind == "rerun"
-    assert _parameters(verification.script)["command"] == ""
-    bare = _rerun(verification.script, tmp_path)
+    assert parameters_of(verification.script)["command"] == ""
+    bare = run_script(verification.script, tmp_path)
     assert bare.returncode == COULD_NOT_RUN, bare.stdout + bare.stderr
-    assert _verdict(bare).startswith("COULD NOT RUN: no command to rerun: give the command")
+    assert verdict(bare).startswith("COULD NOT RUN: no command to rerun: give the command")
     # The same failure at other shapes is still this failure: the page's regex widens them.
     other_shapes = MATMUL_ERROR.replace("1x2 and 6x64", "8x16 and 32x64")
-    given = _rerun(
+    given = run_script(
         verification.script, tmp_path, "--", sys.executable, "-c", f"raise {other_shapes}"
     )
     assert given.returncode == 1, given.stdout + given.stderr
-    assert _verdict(given).startswith("FAIL: the failure is still there")
+    assert verdict(given).startswith("FAIL: the failure is still there")
 
 
 def test_a_launch_line_in_the_log_is_the_command() -> None:
@@ -165,7 +140,7 @@ def test_a_launch_line_in_the_log_is_the_command() -> None:
         .verification
     )
     assert verification is not None and verification.kind == "rerun"
-    command = str(_parameters(verification.script)["command"])
+    command = str(parameters_of(verification.script)["command"])
     assert command.startswith("CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch")
 
 

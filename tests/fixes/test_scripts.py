@@ -49,6 +49,9 @@ def test_every_template_is_used_on_the_real_cases() -> None:
         "package-probe",
         "data-throughput",
         "rerun",
+        "rerun-hang",
+        "rerun-throughput",
+        "rerun-metric",
     }
 
 
@@ -98,14 +101,15 @@ def test_memory_script_carries_the_budget_the_arithmetic_computed() -> None:
     assert values["model"] == "/data/alpaca/stanford_alpaca/llama_hf"
 
 
-def test_crashes_get_a_rerun_and_wrong_outputs_no_script() -> None:
-    """A crash can be rerun to see it fail again; a wrong output has no generic check."""
+def test_crashes_get_a_rerun_and_wrong_outputs_a_metric_rerun() -> None:
+    """A crash is rerun to see it fail again; a wrong output to read its metric again."""
     cases = {c.path.name: c for c in find_cases(CASES)}
     crash = diagnose_case(cases["pytorch-inplace-add-4"]).hypotheses[0]
     assert (crash.category, kind_of(crash)) == ("crash", "rerun")
     assert crash.verification is not None and crash.verification.kind == "rerun"
     wrong = diagnose_case(cases["repro-argmax-over-batch-dim"]).hypotheses[0]
-    assert (wrong.category, kind_of(wrong), wrong.verification) == ("wrong_output", None, None)
+    assert (wrong.category, kind_of(wrong)) == ("wrong_output", "rerun-metric")
+    assert wrong.verification is not None and wrong.verification.kind == "rerun-metric"
 
 
 CASE = CASES / "transformers-tokenizers-pin-4836"

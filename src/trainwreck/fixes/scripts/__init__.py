@@ -5,28 +5,40 @@ frameworks get a load test, distributed hangs a collective probe), fills it from
 the evidence and returns a `Verification` whose script runs as it stands:
 exit 0 when the failure is gone, 1 when it is still there, 2 when the check
 could not run (a package missing, a shell variable left unexpanded, a file
-missing, the probe itself crashing), with the reason in one line.
+missing, no command or value to check with, the probe itself crashing), with the
+reason in one line. Every class gets one; what each proves, and what it cannot:
 
-A crash gets a rerun: the command that crashed, run again under a timeout, passes
-when it exits 0 or runs past the timeout without the failure's error, and fails
-while it exits non-zero with that error in its output (or with another error, said
-as such: the run still crashes). Wrong outputs, hangs
-that are not distributed, and slow throughput whose fix changes no data-loader
-setting get no script: no generic check proves those fixed (a rerun that finishes
-says nothing about a wrong answer or a slow step), and a script that cannot fail
-would mislead. Config errors keep the package probe, which builds the framework
-class with the fixed settings before any run is needed.
+- a crash: the command rerun under a timeout fails while it exits non-zero with the
+  failure's error (or another error, said as such); a run that goes on past the timeout
+  passes, so a crash later than the timeout is not seen;
+- a local hang (a stale build lock, a stuck DataLoader): the rerun fails when it is still
+  running at the timeout with the hang's line the last it printed, passes when it finishes
+  or prints on past that line; a run stuck before the line says nothing (exit 2);
+- slow throughput whose fix changes no data-loader setting: the rerun's steady rate (the
+  median of what it prints: tqdm, the HF Trainer, vLLM) must beat the evidence's by
+  MIN_SPEEDUP; it proves the run faster, not that this cause made it slow;
+- a wrong output: the rerun's last value of the metric the log judges it by must meet an
+  expectation only the user can state (the script refuses until given one); it proves
+  that number right, not every output.
+
+Config errors keep the package probe, which builds the framework class with the fixed
+settings before any run is needed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from trainwreck.fixes.scripts.measured import (
+    metric_rerun_parameters,
+    throughput_rerun_parameters,
+)
 from trainwreck.fixes.scripts.packages import package_parameters
 from trainwreck.fixes.scripts.parameters import Context, Parameter
 from trainwreck.fixes.scripts.render import script
-from trainwreck.fixes.scripts.rerun import rerun_parameters
+from trainwreck.fixes.scripts.rerun import hang_parameters, rerun_parameters
 from trainwreck.fixes.scripts.services import (
+    changes_data_loader,
     collective_parameters,
     serving_parameters,
     throughput_parameters,
@@ -38,7 +50,7 @@ __all__ = ["verification_for"]
 
 _SERVING = frozenset({"vllm", "sglang", "tgi"})
 _LOCAL_HANGS = frozenset({"dataloader-timeout", "torch-extensions-stale-lock"})
-Builder = Callable[[Context], list[Parameter] | None]
+Builder = Callable[[Context], list[Parameter]]
 # kind -> (template, what a pass proves, parameter builder)
 _KINDS: dict[str, tuple[str, str, Builder]] = {
     "training-steps": (
@@ -85,11 +97,32 @@ _KINDS: dict[str, tuple[str, str, Builder]] = {
         "error, named as such",
         rerun_parameters,
     ),
+    "rerun-hang": (
+        "rerun_hang",
+        "reruns the command that hung (the evidence's, or one given after `--`) under a "
+        "timeout and fails while it is still running at the timeout with the line it hung "
+        "after the last it printed, or crashes",
+        hang_parameters,
+    ),
+    "rerun-throughput": (
+        "rerun_throughput",
+        "reruns the slow command (the evidence's, or one given after `--`), reads its "
+        "throughput from what it prints (tqdm, the HF Trainer, vLLM) and fails unless it is "
+        "at least min_speedup times the throughput before the fix",
+        throughput_rerun_parameters,
+    ),
+    "rerun-metric": (
+        "rerun_metric",
+        "reruns the command whose output was wrong (the evidence's, or one given after `--`), "
+        "reads the metric's last printed value and fails when it misses the expectation you "
+        "give (--expect)",
+        metric_rerun_parameters,
+    ),
 }
 
 
-def kind_of(hypothesis: Hypothesis) -> str | None:
-    """Which check proves this hypothesis's fix, or None when no script would."""
+def kind_of(hypothesis: Hypothesis) -> str:
+    """Which check proves this hypothesis's fix."""
     category = hypothesis.category
     if category == "dependency_conflict":
         return "package-probe"
@@ -99,28 +132,24 @@ def kind_of(hypothesis: Hypothesis) -> str | None:
         return "training-steps"
     if category == "oom":
         return "peak-memory"
-    if category == "hang" and hypothesis.id not in _LOCAL_HANGS:
-        return "collective-probe"
+    if category == "hang":
+        return "rerun-hang" if hypothesis.id in _LOCAL_HANGS else "collective-probe"
     if category == "slow_throughput":
-        return "data-throughput"
+        return "data-throughput" if changes_data_loader(hypothesis) else "rerun-throughput"
     if category == "config_error":
         return "package-probe"
-    if category == "crash":
-        return "rerun"
-    return None
+    if category == "wrong_output":
+        return "rerun-metric"
+    return "rerun"
 
 
 def verification_for(
     hypothesis: Hypothesis, evidence: Evidence, findings: tuple[Finding, ...]
-) -> Verification | None:
-    """The filled, runnable script for `hypothesis`, or None for classes without one."""
+) -> Verification:
+    """The filled, runnable script for `hypothesis`."""
     kind = kind_of(hypothesis)
-    if kind is None:
-        return None
     template, proves, build = _KINDS[kind]
     parameters = build(Context(hypothesis, evidence, findings))
-    if parameters is None:
-        return None
     doc = (
         f"Verify the fix for: {hypothesis.title}\n\n"
         f"Generated by trainwreck for hypothesis {hypothesis.id} ({hypothesis.category}): it "

@@ -48,14 +48,7 @@ class Context:
 
     def change(self, *leaves: str) -> Found:
         """The new value a fix of this hypothesis sets for the first matching key."""
-        for leaf in leaves:
-            for fix in self.hypothesis.fixes:
-                for change in fix.changes:
-                    if _leaf(change.path) == leaf and isinstance(
-                        change.after, str | int | float | bool
-                    ):
-                        return change.after, f"fix: {change.path} → {change.after}"
-        return None
+        return fix_change(self.hypothesis, *leaves)
 
     def logged_peak(self, metric: str) -> Found:
         """The largest finite value a metric was logged at (a schedule's peak learning
@@ -75,6 +68,18 @@ class Context:
             if finding.id == finding_id and value is not None:
                 return value, f"finding {finding_id}: {key}"
         return None
+
+
+def fix_change(hypothesis: Hypothesis, *leaves: str) -> Found:
+    """The new value a fix of `hypothesis` sets for the first of `leaves` it changes."""
+    for leaf in leaves:
+        for fix in hypothesis.fixes:
+            for change in fix.changes:
+                if _leaf(change.path) == leaf and isinstance(
+                    change.after, str | int | float | bool
+                ):
+                    return change.after, f"fix: {change.path} → {change.after}"
+    return None
 
 
 def _leaf(path: str) -> str:

@@ -1,11 +1,12 @@
-"""Parameters of the rerun check: the command that crashed and the failure's signature.
+"""Parameters of the rerun checks: the run's command, and the failure's signature.
 
 A crash has a generic check that can fail: run the same command again and look for
 the same error in what it prints. The signature is a regex searched line by line:
 the knowledge-base page's own regex that matched the error (it spells the failure
 without the run's numbers), else the final exception's type and first message line
 with its numbers widened, so a rerun that fails the same way on another batch or
-address still matches it.
+address still matches it. A local hang's signature is the line the run printed before
+it stopped moving, so only lines the run prints count there, not a stack dump's frames.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from trainwreck.redact import PLACEHOLDER_PREFIX
 # What `trainwreck run` writes beside the run's output: the command, shell-quoted, on one
 # line (recorder/run.py COMMAND_FILE; the recorder sits above this layer, so it is named here).
 RECORDED_COMMAND = "command.txt"
-# A shell prompt or `set -x` mark pasted before a command: `$ torchrun ...`, `+ python ...`.
-_PROMPT = re.compile(r"^\s*[$>+]\s+")
+# A shell prompt or `set -x` mark pasted before a command: `$ torchrun ...`, `+ python ...`,
+# or py-spy dump's process line: `Process 46930: /usr/bin/python -u main.py ...`.
+_PROMPT = re.compile(r"^\s*(?:[$>+]|Process \d+:)\s+")
+# A stack frame as py-spy (`    wait (torch/utils/file_baton.py:42)`) or Python prints it.
+_STACK_FRAME = re.compile(r'^\s+\S+ \(\S+:\d+\)\s*$|^\s*File "[^"]+", line \d+')
 # Enough of a message to name the failure; past it messages print values (tensors, shapes,
 # long paths) that say nothing more about which failure it is.
 MESSAGE_CHARS = 200
@@ -38,13 +42,21 @@ _VARYING = re.compile(
 # or a code mistake crashes (our crash cases end in a checkpoint load, a forward or backward,
 # or a batch); a run that crashed hours in needs --timeout-seconds past that point.
 TIMEOUT_SECONDS = 1800.0
+# A local hang (a stale build lock, a stuck DataLoader worker) stops a run in its first
+# minutes: start-up, an extension build (minutes) and the first batches fit in ten.
+HANG_SECONDS = 600.0
 
 
 def rerun_parameters(ctx: Context) -> list[Parameter]:
     """The command to rerun, the signature its output must not show, and the timeout."""
     return [
-        _command(ctx),
-        _signature(ctx),
+        command_parameter(ctx, "the command that crashed"),
+        _signature(
+            ctx,
+            _quoted(ctx),
+            "no error in the evidence to tell this failure from another: "
+            "any non-zero exit counts as the failure",
+        ),
         Parameter(
             "timeout_seconds",
             TIMEOUT_SECONDS,
@@ -54,8 +66,29 @@ def rerun_parameters(ctx: Context) -> list[Parameter]:
     ]
 
 
-def _command(ctx: Context) -> Parameter:
-    """The command `trainwreck run` recorded, else the first launch line a log printed."""
+def hang_parameters(ctx: Context) -> list[Parameter]:
+    """The command to rerun, the line it printed before it hung, and the timeout."""
+    printed = [(where, text) for where, text in _quoted(ctx) if not _STACK_FRAME.search(text)]
+    return [
+        command_parameter(ctx, "the command that hung"),
+        _signature(
+            ctx,
+            printed,
+            "no line in the evidence shows where the run hung: the script refuses to run until "
+            "you pass --signature, a regex of the last line your hung run printed",
+        ),
+        Parameter(
+            "timeout_seconds",
+            HANG_SECONDS,
+            f"{HANG_SECONDS / 60:g} minutes: start-up, an extension build and the first batches; "
+            "if your run hung later than that, raise it past the point where it hung",
+        ),
+    ]
+
+
+def command_parameter(ctx: Context, what: str) -> Parameter:
+    """The command `trainwreck run` recorded, else the first launch line a log printed;
+    `what` says which run it is (the command that crashed, that hung)."""
     recorded, launched = [], []
     for source, lines in _lines_by_source(ctx).items():
         for number, text in joined_commands(lines):
@@ -73,7 +106,7 @@ def _command(ctx: Context) -> Parameter:
                 "give the command after --",
             )
         if command:
-            return Parameter("command", command, f"{where}: the command that crashed")
+            return Parameter("command", command, f"{where}: {what}")
     return Parameter(
         "command",
         "",
@@ -89,19 +122,24 @@ def _lines_by_source(ctx: Context) -> dict[str, list[tuple[int, str]]]:
     return by_source
 
 
-def _signature(ctx: Context) -> Parameter:
-    """The page's regex that matched the error, else the final exception, else nothing.
-
-    The error's own lines are searched before the other lines the report quotes, and the
-    heaviest signature that matches them wins: the most specific spelling of the failure.
-    """
-    final = ctx.evidence.final_exception
+def _quoted(ctx: Context) -> list[tuple[str, str]]:
+    """The log lines the hypothesis quotes (not the code files it points into), with where."""
     code_sources = {snippet.source for snippet in ctx.evidence.code if snippet.origin == "file"}
-    quoted = [
+    return [
         (f"{ref.source}:{ref.line}", ref.text)
         for ref in ctx.hypothesis.evidence
         if ref.source not in code_sources
     ]
+
+
+def _signature(ctx: Context, quoted: list[tuple[str, str]], missing: str) -> Parameter:
+    """The page's regex that matched the error, else the final exception, else nothing
+    (`missing` says what the script does then).
+
+    The error's own lines are searched before the `quoted` lines, and the heaviest
+    signature that matches them wins: the most specific spelling of the failure.
+    """
+    final = ctx.evidence.final_exception
     page = load().get(ctx.hypothesis.id)
     signatures = sorted(page.signatures, key=lambda s: -s.weight) if page is not None else []
     regexes = [signature.regex for signature in signatures if signature.regex]
@@ -118,12 +156,7 @@ def _signature(ctx: Context) -> Parameter:
             _exception_regex(final),
             f"{final.source}:{final.message_ref_line}: the final exception, numbers widened",
         )
-    return Parameter(
-        "signature",
-        "",
-        "no error in the evidence to tell this failure from another: "
-        "any non-zero exit counts as the failure",
-    )
+    return Parameter("signature", "", missing)
 
 
 def _exception_lines(record: ExceptionRecord) -> list[tuple[str, str]]:

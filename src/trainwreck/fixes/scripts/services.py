@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import re
 
-from trainwreck.fixes.scripts.parameters import Context, Found, Parameter, first, pick
+from trainwreck.fixes.scripts.parameters import (
+    Context,
+    Found,
+    Parameter,
+    first,
+    fix_change,
+    pick,
+)
+from trainwreck.model import Hypothesis
 
 _CONCURRENCY_WORDS = re.compile(r"(\d+)\s+(?:concurrent|parallel|simultaneous)", re.I)
 _ALL_INTERFACES = ("0.0.0.0", "::")
 # No rank count: the collective probe refuses to run rather than guess one.
 UNKNOWN_WORLD_SIZE = 0
+# The data-loader settings the throughput loop times, by their torch and HF Trainer names.
+_WORKERS = ("num_workers", "dataloader_num_workers")
+_PINNING = ("pin_memory", "dataloader_pin_memory")
 
 
 def serving_parameters(ctx: Context) -> list[Parameter]:
@@ -102,20 +113,21 @@ def collective_parameters(ctx: Context) -> list[Parameter]:
     ]
 
 
-def throughput_parameters(ctx: Context) -> list[Parameter] | None:
-    """Before/after data-loader settings; None when the fix changes none of them."""
-    workers = ("num_workers", "dataloader_num_workers")
-    pinning = ("pin_memory", "dataloader_pin_memory")
-    workers_after, pin_after = ctx.change(*workers), ctx.change(*pinning)
-    if workers_after is None and pin_after is None:
-        return None
+def changes_data_loader(hypothesis: Hypothesis) -> bool:
+    """Whether a fix of `hypothesis` sets a data-loader setting the throughput loop times."""
+    return fix_change(hypothesis, *_WORKERS, *_PINNING) is not None
+
+
+def throughput_parameters(ctx: Context) -> list[Parameter]:
+    """Before/after data-loader settings (the fix changes at least one: `changes_data_loader`)."""
+    workers_after, pin_after = ctx.change(*_WORKERS), ctx.change(*_PINNING)
     workers_before = pick(
         "num_workers_before",
-        ctx.config_value(*workers),
+        ctx.config_value(*_WORKERS),
         0,
         "torch's DataLoader default: loading in the main process",
     )
-    pin_before = pick("pin_memory_before", ctx.config_value(*pinning), False, "DataLoader default")
+    pin_before = pick("pin_memory_before", ctx.config_value(*_PINNING), False, "DataLoader default")
     setup = ctx.evidence.setup
     return [
         workers_before,
