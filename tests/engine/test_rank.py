@@ -9,7 +9,6 @@ from __future__ import annotations
 from trainwreck.engine.calibrate import calibrate
 from trainwreck.engine.match import Hit, Match, combine
 from trainwreck.engine.rank import (
-    DEMOTED_STEP,
     GENERIC_SHARE,
     TIE,
     order,
@@ -177,32 +176,34 @@ def test_a_catch_all_page_whose_finding_names_what_differs_stops_at_medium() -> 
     assert level == "medium" and "failure family" in why
 
 
-def test_in_a_tie_equal_shown_scores_mean_cheaper_check_first_and_demoted_items_show_less() -> None:
-    # (name, score, cost, demoted): a, b, c within TIE of a; d starts the next tie
+def test_in_a_tie_equal_shown_scores_mean_cheaper_check_first_and_lower_levels_show_less() -> None:
+    # (name, score, cost, level): a, b, c, e within TIE of a; d starts the next tie
     items = [
-        ("a", 0.50, 2, False),
-        ("b", 0.49, 0, True),
-        ("c", 0.485, 1, False),
-        ("d", 0.47, 0, False),
+        ("a", 0.50, 2, 1),
+        ("b", 0.49, 0, 2),
+        ("c", 0.485, 1, 1),
+        ("e", 0.481, 2, 0),
+        ("d", 0.47, 0, 1),
     ]
     shown = tied_order(
         items,
         score=lambda item: item[1],
         cost=lambda item: item[2],
         name=lambda item: item[0],
-        demoted=lambda item: item[3],
+        level=lambda item: item[3],
     )
     assert [(item[0], score) for item, score in shown] == [
-        ("c", 0.50),  # cheaper check than a, same shown score
-        ("a", 0.50),
-        ("b", round(0.50 - DEMOTED_STEP, 4)),  # cheapest, but a catch-all: after, one step lower
-        ("d", 0.47),  # the step keeps the demoted item above the next tie
+        ("e", 0.50),  # names the cause: leads its tie, with the leader's score
+        ("c", 0.49),  # plain pages: one step lower, the cheaper check first
+        ("a", 0.49),
+        ("b", 0.48),  # cheapest, but a catch-all: last, two steps lower
+        ("d", 0.47),  # two steps stay within TIE: the next tie is still below
     ]
     scores = [score for _, score in shown]
     assert scores == sorted(scores, reverse=True)
 
 
-def test_a_tie_of_demoted_items_only_keeps_its_leader_score() -> None:
-    items = [("a", 0.30, 1, True), ("b", 0.29, 0, True)]
+def test_a_tie_of_one_level_keeps_its_leader_score() -> None:
+    items = [("a", 0.30, 1, 2), ("b", 0.29, 0, 2)]
     shown = tied_order(items, lambda i: i[1], lambda i: i[2], lambda i: i[0], lambda i: i[3])
     assert [(item[0], score) for item, score in shown] == [("b", 0.30), ("a", 0.30)]

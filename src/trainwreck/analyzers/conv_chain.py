@@ -27,6 +27,10 @@ _INPUT = re.compile(r"torch\.Size\(\[\d+, (?P<channels>\d+), (?P<side>\d+), (?P=
 _INPUT_WORDS = re.compile(
     r"(?i)\b(?P<side>\d+)\s*[x\u00d7]\s*(?P=side)\b(?=[^.]{0,30}\b(?:input|image|pixel|px))"
 )
+# "my images, which are 512x512": the word before the size.
+_WORDS_THEN_INPUT = re.compile(
+    r"(?i)\b(?:input|image|pixel)s?\b[^.\d]{0,30}?\b(?P<side>\d+)\s*[x\u00d7]\s*(?P=side)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,11 @@ def printed_chain(evidence: Evidence) -> Chain | None:
 def input_side(evidence: Evidence) -> tuple[int, str] | None:
     """A square input's side: a printed `torch.Size([N, C, H, W])`, else the user's words."""
     for said in statements(evidence, "torch.Size", "input", "image", "pixel", "px"):
-        found = _INPUT.search(said.text) or _INPUT_WORDS.search(said.text)
+        found = (
+            _INPUT.search(said.text)
+            or _INPUT_WORDS.search(said.text)
+            or _WORDS_THEN_INPUT.search(said.text)
+        )
         if found is not None:
             return int(found["side"]), f"{said.where} ({found.group(0)!r})"
     return None

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 from trainwreck.analyzers.conv_chain import Chain, input_side, printed_chain
-from trainwreck.analyzers.said import Said, first_match
+from trainwreck.analyzers.said import Said, first_match, statements
 from trainwreck.analyzers.sizes import Size, sizes
 from trainwreck.model import Arithmetic, ArithmeticLine, Evidence, Finding
 
 FINDING_IDS: tuple[str, ...] = (
     "shape.operand_transposed",
     "shape.linear_in_features",
+    "shape.input_resolution",
     "shape.broadcast_mismatch",
 )
+# A flattened feature map carries at least this many channels: the narrowest conv stages
+# of the common backbones (ResNet's 64, VGG's 64, small CNNs' 16-32) are no narrower, and
+# a smaller common factor of two widths is a coincidence of numbers, not a channel count.
+MIN_CHANNELS = 16
+# Words that put a flattened width in a vision model: two hidden sizes of a language model
+# (4096 against 1024) also factor as channels over square maps, but are none.
+IMAGE_WORDS = ("Conv", "conv", "image", "Image", "resnet", "ResNet", "vgg", "VGG", "pixel", "CNN")
 
 _MATMUL = re.compile(
     r"(?:mat1 and mat2|self and mat2) shapes cannot be multiplied "
@@ -58,6 +67,55 @@ def _square_side(width: int, channels: int) -> int | None:
 
 def _named(value: int, found: list[Size]) -> list[Size]:
     return [size for size in found if size.quantity in _NAMED and size.value == value]
+
+
+def _side_ratio(width: int, wanted: int) -> Fraction | None:
+    """How many times wider per side the flattened map arriving is than the one the layer was
+    sized for, when the widths are one channel count over two square maps: their ratio is
+    then a square, (32/7)² for 524288 = 512·32·32 against 25088 = 512·7·7. The channel count
+    itself is not determined (512·32·32 = 2048·16·16), the ratio is."""
+    if width == wanted or math.isqrt(width * wanted) ** 2 != width * wanted:
+        return None
+    ratio = Fraction(math.isqrt(width * wanted), wanted)
+    # The expected map's side is a multiple of the ratio's denominator and at least 2; its
+    # channels (in_features over the side squared) must still be a plausible channel count.
+    side = ratio.denominator if ratio.denominator >= 2 else 2
+    if wanted % side**2 or wanted // side**2 < MIN_CHANNELS:
+        return None
+    return ratio
+
+
+def _about_images(evidence: Evidence) -> bool:
+    """Whether the run shows convolutions or images: only then is a width a flattened map."""
+    return next(statements(evidence, *IMAGE_WORDS), None) is not None
+
+
+def _resolution(width: int, wanted: int, said: Said, evidence: Evidence) -> Finding | None:
+    """The input's side against the side the layer was sized for, when the widths say it."""
+    ratio = _side_ratio(width, wanted)
+    if ratio is None:
+        return None
+    shown = f"{ratio.numerator}/{ratio.denominator}" if ratio.denominator > 1 else str(ratio)
+    title = (
+        f"{width} / {wanted} = ({shown})²: the same channels over a square feature map {shown} "
+        f"= {float(ratio):.3g} times the side the layer was sized for, so the input is "
+        f"{float(ratio):.3g} times the side the model was built for"
+    )
+    lines = [
+        line("width ratio", f"({shown})²", "computed", f"{width} / {wanted}"),
+        line("side ratio", f"{float(ratio):.3g}", "computed", "√(width ratio)"),
+    ]
+    values: dict[str, int] = {}
+    stated = input_side(evidence)
+    if stated is not None and (stated[0] / ratio).denominator == 1:
+        built = int(stated[0] / ratio)
+        title += f": {stated[0]} px images into a model built for {built} px"
+        lines += [
+            line("input side", stated[0], stated[1], "stated"),
+            line("side the model was built for", built, "computed", f"{stated[0]} / {shown}"),
+        ]
+        values["built_for"] = built
+    return shape_finding("shape.input_resolution", (title, title), said, lines, values)
 
 
 def _conv_story(
@@ -121,10 +179,16 @@ def _through_chain(
     ), lines
 
 
-def _matmul(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
+def _operands(found: re.Match[str]) -> tuple[int, int, int, int]:
+    """Rows, width arriving, in_features and out_features, from either wording."""
     rows, width, inputs, outputs = (
         int(found[name] or found[f"{name}_old"]) for name in ("rows", "width", "inputs", "outputs")
     )
+    return rows, width, inputs, outputs
+
+
+def _matmul(found: re.Match[str], said: Said, evidence: Evidence) -> Finding:
+    rows, width, inputs, outputs = _operands(found)
     lines = [
         line("input rows (batch x positions)", rows, said.where),
         line("input width (features arriving)", width, said.where),
@@ -212,12 +276,21 @@ def shape_finding(
 
 
 def analyze(evidence: Evidence) -> list[Finding]:
-    """A finding for the first matmul shape error and the first broadcast mismatch."""
+    """A finding for the first matmul shape error (and the input resolution it implies) and the
+    first broadcast mismatch."""
     findings = []
     if (
         matmul := first_match(evidence, _MATMUL, "cannot be multiplied", "size mismatch, m1")
     ) is not None:
-        findings.append(_matmul(*matmul, evidence))
+        findings.append(finding := _matmul(*matmul, evidence))
+        _, width, wanted, _ = _operands(matmul[0])
+        # A printed conv stack already says which map and input give each width (_conv_story).
+        if (
+            finding.id == "shape.linear_in_features"
+            and printed_chain(evidence) is None
+            and _about_images(evidence)
+        ):
+            findings += filter(None, [_resolution(width, wanted, matmul[1], evidence)])
     if (broadcast := first_match(evidence, _BROADCAST, "must match the size")) is not None:
         findings.append(_broadcast(*broadcast, evidence))
     return findings

@@ -126,7 +126,7 @@ def _fixes(
 
 def to_hypothesis(
     candidate: Candidate,
-    runner_up: Candidate | None,
+    rival: Candidate | None,
     evidence: Evidence,
     context: RunContext,
     findings: tuple[Finding, ...] = (),
@@ -134,7 +134,7 @@ def to_hypothesis(
     """A KB-grounded hypothesis with concrete fixes; warnings for unavailable keys."""
     pattern = candidate.pattern
     values = _values(candidate, evidence)
-    confidence, why = calibrate(candidate, runner_up)
+    confidence, why = calibrate(candidate, rival)
     fixes, warnings = _fixes(pattern, values, evidence, findings, context)
     citations = tuple(
         Citation(page=f"kb:{pattern.id}", url=c.url, detail=c.detail) for c in pattern.citations
@@ -224,8 +224,11 @@ def build(
     words_only = not evidence.files  # the user's words, no file read
     selected = shown(ranked, context, words_only)
     for index, candidate in enumerate(selected):
-        runner_up = selected[index + 1] if index + 1 < len(selected) else None
-        hypothesis, fix_warnings = to_hypothesis(candidate, runner_up, evidence, context, findings)
+        # The rival a hypothesis is calibrated against: for the top, the next one; for an
+        # alternative, the one ranked just above it (it cannot be surer than a page it follows
+        # within a tie).
+        rival = selected[index - 1] if index else (selected[1] if len(selected) > 1 else None)
+        hypothesis, fix_warnings = to_hypothesis(candidate, rival, evidence, context, findings)
         hypotheses.append(hypothesis)
         warnings.extend(w for w in fix_warnings if w not in warnings)
     close = tuple(

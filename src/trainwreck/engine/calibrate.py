@@ -33,13 +33,14 @@ HIGH_STRENGTH = 0.8
 MEDIUM_STRENGTH = 0.5
 
 
-def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confidence, str]:
-    """Confidence and the reason for it."""
+def calibrate(candidate: Candidate, rival: Candidate | None) -> tuple[Confidence, str]:
+    """Confidence and the reason for it; `rival` is the hypothesis ranked next to it (the
+    runner-up of the top, the one above an alternative): within TIE of it, it is not High."""
     page = f"[kb:{candidate.pattern.id}]"
     if not candidate.log_backed:
         return "low", f"a guess: {page} is supported only by the described symptoms, not by logs"
     hits = len(candidate.match.hits) if candidate.match else 0
-    close = runner_up is not None and candidate.score - runner_up.score <= TIE
+    close = rival is not None and abs(candidate.score - rival.score) <= TIE
     against = list(candidate.gate_notes)
     reasons = []
     if candidate.pattern.conditional:
@@ -51,8 +52,8 @@ def calibrate(candidate: Candidate, runner_up: Candidate | None) -> tuple[Confid
         reasons.append("no signature unique to this cause matched")
     elif not specific_hit(candidate.match, code=False):
         reasons.append("your code can fail this way, but no log line shows this run did")
-    if close and runner_up is not None:
-        reasons.append(f"[kb:{runner_up.pattern.id}] fits as well")
+    if close and rival is not None:
+        reasons.append(f"[kb:{rival.pattern.id}] fits as well")
     if candidate.strength < HIGH_STRENGTH:
         reasons.append(f"the log evidence is partial (strength {candidate.strength:.2f})")
     if not reasons and not against:

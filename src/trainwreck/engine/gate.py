@@ -35,6 +35,9 @@ CODE_FINDING = "code."
 # collective each rank waited in, where their flight recorders differ): read from the
 # run's own output, line by line, so a strong one counts as specific like a message.
 RANK_FINDINGS = ("ranks.", "collective.")
+# Findings that factor the numbers the error message itself prints (524288 = 512·32·32
+# against 25088 = 512·7·7): arithmetic on the message, so a strong one counts as specific.
+ERROR_ARITHMETIC = ("shape.",)
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
@@ -54,8 +57,8 @@ RELATED_CLASSES: tuple[frozenset[Category], ...] = (
 
 def specific_hit(match: Match | None, *, code: bool = True) -> bool:
     """Whether a signature strong enough to name the page on its own matched: a log
-    line, an exception, or a finding that compares the ranks' own output (with `code`,
-    a strong code finding counts too)."""
+    line, an exception, a finding that compares the ranks' own output or factors the
+    error's own numbers (with `code`, a strong code finding counts too)."""
     if match is None:
         return False
     return any(
@@ -63,7 +66,7 @@ def specific_hit(match: Match | None, *, code: bool = True) -> bool:
         and (
             hit.signature.regex is not None
             or hit.signature.exception is not None
-            or (hit.signature.finding or "").startswith(RANK_FINDINGS)
+            or (hit.signature.finding or "").startswith((*RANK_FINDINGS, *ERROR_ARITHMETIC))
             or (code and (hit.signature.finding or "").startswith(CODE_FINDING))
         )
         for hit in match.hits

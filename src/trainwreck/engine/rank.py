@@ -29,7 +29,8 @@ OUTSIDE_AFFECTED_FACTOR = 0.5
 # Scores this close are a tie: below the resolution the weights were set with (0.05 steps).
 TIE = 0.02
 # Reports print scores to two decimals: a page placed below a tie on purpose shows one
-# hundredth less per step, so equal shown scores only ever mean "cheaper check first".
+# hundredth less per level, so equal shown scores only ever mean "cheaper check first";
+# two levels below the first stay within TIE, above the next tie.
 DEMOTED_STEP = 0.01
 # A catch-all page keeps at most this share of the score of the best page in its class
 # whose own specific signature matched, so that page leads and the two never show as tied.
@@ -147,15 +148,16 @@ def tied_order(
     score: Callable[[Item], float],
     cost: Callable[[Item], int],
     name: Callable[[Item], str],
-    demoted: Callable[[Item], bool] = lambda item: False,
+    level: Callable[[Item], int] = lambda item: 0,
 ) -> list[tuple[Item, float]]:
     """Items best first with the score each shows: a tie shows its leader's score.
 
-    A tie is a run of items within `TIE` of the run's leader. Inside it the items
-    `demoted` marks (a catch-all page, a code mistake nobody has shown) follow the
-    others and show `DEMOTED_STEP` less when others lead, so equal shown scores always
-    mean "ordered by the cost of the check" (cheaper first), then by name; being less
-    than `TIE`, the step keeps them above the next tie.
+    A tie is a run of items within `TIE` of the run's leader. Inside it items of a
+    lower `level` lead (a page whose finding names this run's cause before a plain
+    one, a catch-all or a code mistake nobody has shown after both); each level
+    present below the first shows `DEMOTED_STEP` less, so equal shown scores always
+    mean "ordered by the cost of the check" (cheaper first), then by name. At most
+    TIE / DEMOTED_STEP steps are taken, so a tie stays above the next one.
     """
     by_score = sorted(items, key=lambda item: (-score(item), name(item)))
     ordered: list[tuple[Item, float]] = []
@@ -165,12 +167,10 @@ def tied_order(
         end = start
         while end < len(by_score) and leader - score(by_score[end]) <= TIE:
             end += 1
-        group = sorted(
-            by_score[start:end], key=lambda item: (demoted(item), cost(item), name(item))
-        )
-        step = DEMOTED_STEP if not all(demoted(item) for item in group) else 0.0
+        group = sorted(by_score[start:end], key=lambda item: (level(item), cost(item), name(item)))
+        present = sorted({level(item) for item in group})
         ordered.extend(
-            (item, round(leader - step, 4) if demoted(item) else leader) for item in group
+            (item, round(leader - DEMOTED_STEP * present.index(level(item)), 4)) for item in group
         )
         start = end
     return ordered
@@ -184,15 +184,24 @@ def _unseen_code_mistake(candidate: Candidate) -> bool:
     return candidate.match is None and candidate.pattern.seen_in_code
 
 
+def _tie_level(candidate: Candidate) -> int:
+    """0: a specific page whose finding names this run's cause; 1: a page the evidence or the
+    words describe; 2: a catch-all, or a code mistake nobody has shown."""
+    if candidate.pattern.generic or _unseen_code_mistake(candidate):
+        return 2
+    return 0 if candidate.names_cause else 1
+
+
 def order(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first, ties shown with one score, cheaper check first; in a tie a catch-all page
-    (which names no cause the tied specific page could not) and a code mistake nobody has
-    shown follow the pages the evidence or the words describe, one hundredth lower."""
+    """Best first, ties shown with one score, cheaper check first; in a tie a page whose
+    finding names this run's cause leads, and a catch-all page (which names no cause the tied
+    specific page could not) or a code mistake nobody has shown follows, each level one
+    hundredth lower (`_tie_level`)."""
     ranked = tied_order(
         yield_to_specific(candidates),
         score=lambda c: c.score,
         cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
         name=lambda c: c.pattern.id,
-        demoted=lambda c: c.pattern.generic or _unseen_code_mistake(c),
+        level=_tie_level,
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]
