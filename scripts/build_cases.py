@@ -48,6 +48,7 @@ MEASURED_BATCHES = (
     "batch-11",
     "batch-12",
     "batch-13",
+    "batch-14",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
