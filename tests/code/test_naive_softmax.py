@@ -17,6 +17,9 @@ ID = "code.softmax_without_max_shift"
         ("p = jnp.exp(x) / jnp.sum(jnp.exp(x), axis=-1, keepdims=True)", True),
         ("e = logits.exp()\np = e / e.sum(-1, keepdim=True)", True),
         ("lse = torch.log(torch.sum(torch.exp(x), dim=1))", True),
+        # a masked softmax: the mask multiplied in does not bound the exponent (batch-14)
+        ("e = torch.exp(s) * mask\nw = e / e.sum(dim=1, keepdim=True)", True),
+        ("e = torch.exp(s - s.max(1, keepdim=True).values) * mask\nw = e / e.sum(1)", False),
         # shifted by the row maximum, directly or through a name
         (
             "z = x - x.max(dim=1, keepdim=True).values\np = z.exp() / z.exp().sum(1, keepdim=True)",

@@ -6,7 +6,8 @@ turns its whole row into NaN. The library softmax, log_softmax and logsumexp
 subtract the row's maximum first, which leaves the result unchanged and keeps
 every exponent at or below 0. A hand-written `exp(x) / exp(x).sum()` (or
 `log(sum(exp(x)))`) has no such shift, so it works while logits are small and
-fails once training makes them large. Shifted forms stay quiet: `x - x.max()`,
+fails once training makes them large; multiplying a mask in (`exp(s) * mask / sum`) does
+not prevent it. Shifted forms stay quiet: `x - x.max()`,
 `x - m` with `m` bound to a max, or an argument clamped before exp.
 """
 
@@ -24,9 +25,14 @@ MAX_DEPTH = 4
 
 
 def _exp_argument(node: ast.expr, tree: Tree, depth: int = 0) -> ast.expr | None:
-    """`x` for `torch.exp(x)`, `x.exp()`, or a name bound to one; None otherwise."""
+    """`x` for `torch.exp(x)`, `x.exp()`, one multiplied by a mask, or a name bound to one;
+    None otherwise."""
     if depth > MAX_DEPTH:
         return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # a mask keeps the overflow
+        return _exp_argument(node.left, tree, depth + 1) or _exp_argument(
+            node.right, tree, depth + 1
+        )
     if isinstance(node, ast.Call) and last(node) == "exp":
         if node.args:
             return node.args[0]
