@@ -13,16 +13,9 @@ from pathlib import Path
 import click
 
 from trainwreck.cli_output import emit
-from trainwreck.errors import UsageError, why_not_read
+from trainwreck.limits import read_small_text
 
 FORMATS = ("md", "json")
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise UsageError(f"{path}: {why_not_read(error)}") from None
 
 
 @click.command("check-answer")
@@ -62,7 +55,7 @@ def check_answer_command(
     from trainwreck.answer_check import check_answer
     from trainwreck.answer_check.render import to_json, to_markdown
 
-    text = sys.stdin.read() if answer == "-" else _read(answer)
+    text = read_small_text(answer, sys.stdin.buffer, "pass the diagnosis alone")
     env = Path(env_listing) if env_listing else None
     result = check_answer(text, [Path(path) for path in evidence], env)
     emit(to_json(result) if fmt == "json" else to_markdown(result), None, markdown=fmt == "md")

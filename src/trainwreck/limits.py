@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
+
+from trainwreck.errors import UsageError
 
 MIB = 2**20
 
@@ -151,3 +154,26 @@ def _containers(item: object) -> list[object]:
     """The lists and mappings directly inside one list or mapping."""
     values = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
     return [value for value in values if isinstance(value, dict | list)]
+
+
+def read_small_text(path: str, stdin: BinaryIO, hint: str) -> str:
+    """A small text input (an environment listing, a written answer) up to MAX_CONFIG_BYTES:
+    `-` is stdin; never a FIFO or a device (they never end). Too large, or unreadable, is a
+    one-line UsageError; `hint` says what to pass instead of an oversized file."""
+    if path == "-":
+        return _bounded_text(stdin, path, hint)
+    special = special_file(path)
+    if special:
+        raise UsageError(f"{path}: {special}")
+    try:
+        with open(path, "rb") as handle:
+            return _bounded_text(handle, path, hint)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from error
+
+
+def _bounded_text(handle: BinaryIO, path: str, hint: str) -> str:
+    data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_CONFIG_BYTES // MIB} MiB; {hint}")
+    return data.decode("utf-8", errors="replace")

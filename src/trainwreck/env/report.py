@@ -13,7 +13,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from trainwreck.env import check, merge, read_listing, read_live
 from trainwreck.env.known_bugs import KnownBug, known_bugs
@@ -21,8 +20,10 @@ from trainwreck.env.links import Line, trace
 from trainwreck.env.model import Conflict, Environment
 from trainwreck.errors import UsageError
 from trainwreck.kb import load
-from trainwreck.limits import MAX_CONFIG_BYTES, MIB, special_file
+from trainwreck.limits import read_small_text
 from trainwreck.redact import redact, redact_data
+
+LISTING_HINT = "pass the listing alone"  # what to do with a file over the size limit
 
 KNOWN_FORMATS = (
     "pip freeze/list (columns or JSON), uv pip list, conda list, collect_env, nvidia-smi, nvcc"
@@ -41,34 +42,13 @@ class EnvReport:
         return sum(c.severity == "error" for c in (*self.conflicts, *self.links))
 
 
-def _read(path: str) -> str:
-    """A listing or log, up to MAX_CONFIG_BYTES; never a FIFO or a device (they never end)."""
-    if path == "-":
-        return _bounded(sys.stdin.buffer, path)
-    special = special_file(path)
-    if special:
-        raise UsageError(f"{path}: {special}")
-    try:
-        with open(path, "rb") as handle:
-            return _bounded(handle, path)
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from error
-
-
-def _bounded(handle: BinaryIO, path: str) -> str:
-    data = handle.read(MAX_CONFIG_BYTES + 1)
-    if len(data) > MAX_CONFIG_BYTES:
-        raise UsageError(
-            f"{path}: larger than {MAX_CONFIG_BYTES // MIB} MiB; pass the listing alone"
-        )
-    return data.decode("utf-8", errors="replace")
-
-
 def read_files(paths: Sequence[str]) -> Environment:
     """One environment from listing files; a file with nothing recognisable is a UsageError."""
     found = []
     for path in paths:
-        env = read_listing(redact(_read(path)), redact(path))
+        env = read_listing(
+            redact(read_small_text(path, sys.stdin.buffer, LISTING_HINT)), redact(path)
+        )
         if not env.packages and not env.facts.values:
             raise UsageError(
                 f"{path}: no environment listing recognised (expected {KNOWN_FORMATS})"
@@ -93,7 +73,7 @@ def build_report(
         env = read_live(with_torch=with_torch, paths=list(site_packages) or None)
     lines: list[Line] = []
     for path in log_files:
-        text = redact(_read(path))
+        text = redact(read_small_text(path, sys.stdin.buffer, LISTING_HINT))
         lines.extend(Line(redact(path), n, t) for n, t in enumerate(text.splitlines(), start=1))
     return EnvReport(
         environment=env,
