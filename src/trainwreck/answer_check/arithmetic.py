@@ -7,7 +7,7 @@ holds any answer to the same rule. A computation is a prose line or a table row,
 fenced code, where numbers are combined and a result follows `=`, `≈` or `~` (how an
 expression is read: expressions.py). Three rules:
 
-- `arithmetic-unsourced`: the line names none of SOURCES. In a table with a source
+- `arithmetic-unsourced`: the line names none of statements.SOURCES. In a table with a source
   column (`Source`, `inputs from`, ...) only that cell counts, and there TABLE_SOURCES
   (`computed`, `proposed`, ...) count too: they point at the rows above or the fix.
 - `arithmetic-wrong`: a result more than RELATIVE_TOLERANCE (plus half a unit of its
@@ -37,51 +37,20 @@ from typing import Any, Literal
 from trainwreck.answer_check.expressions import (
     Equation,
     Token,
-    clean,
     computes,
     equations,
     expression_text,
     tokens,
 )
+from trainwreck.answer_check.statements import Statement, sourced, statements
 from trainwreck.errors import TrainwreckError
 from trainwreck.memory.architectures import Shape, shape_of
 from trainwreck.memory.budget import DTYPE_BYTES, size_text
 from trainwreck.memory.config import ModelConfig
 from trainwreck.memory.serving import kv_bytes_per_token
-from trainwreck.report.audit.text import blocks
 
 Rule = Literal["arithmetic-unsourced", "arithmetic-wrong", "kv-from-attention-heads"]
 
-# What names an input's origin (issue 23's list): kind, and how it is written.
-SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # config.json:num_key_value_heads, ds_config.json, "config.json sizes"
-    ("config file or key", re.compile(r"\b[\w.-]+\.(?:json|ya?ml|toml|cfg|ini)\b")),
-    # `num_key_value_heads`, `TrainingArguments.optim`, (max_model_len), from head_dim, key=4
-    (
-        "named setting",
-        re.compile(
-            r"`[A-Za-z_]\w*(?:[._]\w+)+|(?:\(|\bfrom )[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
-            r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*[=:]\s*\d"
-        ),
-    ),
-    ("file:line", re.compile(r"\b[\w./-]+\.[A-Za-z]\w*:\d+\b")),  # train.log:2
-    ("cited page", re.compile(r"(?i)https?://|\bkb:[\w-]+|\barxiv\b")),  # [kb:id], a URL
-    (
-        "the run's own output",  # from the error, evidence: fp16, setup: ..., logged
-        re.compile(
-            r"(?i)\bfrom the (?:error|log|logs|oom message|message|traceback|output|run)\b"
-            r"|\b(?:evidence|setup|measured|logged|printed)\b"
-        ),
-    ),
-    ("command-line flag", re.compile(r"(?<![\w-])--[a-z][\w-]+")),  # --max-model-len 32768
-    (
-        "labelled assumption",  # [assumed] 1 (default), assuming bf16
-        re.compile(r"(?i)\[(?:assumed|inferred)\]|\bassum(?:e|ed|ing|ption)\b|\(default\)"),
-    ),
-    # a log quote: quoted text (" “ `) of 12 characters or more, itself no arithmetic (_quoted)
-)
-TABLE_SOURCES = re.compile(r"(?i)\b(?:computed|derived|proposed|inferred)\b")
-_QUOTE = re.compile(r'"([^"]{12,})"|“([^”]{12,})”|`([^`]{12,})`')
 
 # 2%: under the smallest slip these lines make (one layer of 32 left out is 3.1%, GiB written
 # for GB 7.4%), over the drift of inputs rounded to three significant figures (<= 0.5% each).
@@ -109,13 +78,6 @@ _FP32_STATES = re.compile(r"(?i)\b(?:fp32|float32)\b")
 _MASTER = re.compile(r"(?i)\bmaster\b")
 _STEPS, _EPOCH = re.compile(r"(?i)\bsteps?\b"), re.compile(r"(?i)\bepochs?\b")
 
-_ROW = re.compile(r"^\s*\|")
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_CELL = re.compile(r"(?<!\\)\|")
-FORMULA_COLUMNS = ("formula", "computation", "calculation", "expression", "arithmetic")
-VALUE_COLUMNS = ("value", "amount", "result", "total", "size")
-SOURCE_COLUMNS = ("source", "sources", "inputs from", "origin", "from", "provenance")
-
 
 @dataclass(frozen=True)
 class ArithmeticProblem:
@@ -125,65 +87,6 @@ class ArithmeticProblem:
     rule: Rule
     message: str  # one sentence: what is wrong, with the recomputed value and its inputs
     expected: str | None  # the recomputed value as text ("12.0 GiB"), None when not recomputable
-
-
-@dataclass(frozen=True)
-class _Statement:
-    """A prose line or a table row, ready to check."""
-
-    line: int
-    text: str  # what expressions are read from
-    sources: str  # where the origins of its inputs are looked for
-    raw: str  # the line as written, for the words that say what it computes
-    row: bool = False
-
-
-def _fenced(numbered: Sequence[tuple[int, str]]) -> set[int]:
-    """Line numbers inside fenced code (scripts compute, but are not the answer's arithmetic)."""
-    inside: set[int] = set()
-    for block in blocks("\n".join(text for _, text in numbered)):
-        closing = block.line + block.text.count("\n") + 2
-        inside |= {numbered[at - 1][0] for at in range(block.line, min(closing, len(numbered)) + 1)}
-    return inside
-
-
-def _statements(lines: Sequence[tuple[int, str]]) -> Iterator[_Statement]:
-    numbered, header = list(lines), list[str]()
-    fenced = _fenced(numbered)
-    for at, (number, line) in enumerate(numbered):
-        if number in fenced or not _ROW.match(line):
-            header = []
-            if number not in fenced:
-                yield _Statement(number, clean(line), line, line)
-            continue
-        cells = [cell.strip() for cell in _CELL.split(line.strip())][1:]
-        cells = cells[:-1] if cells and not cells[-1] else cells
-        following = numbered[at + 1][1] if at + 1 < len(numbered) else ""
-        if _SEPARATOR.match(following):
-            header = [cell.strip("`*_ ").lower() for cell in cells]
-        elif not _SEPARATOR.match(line):
-            yield _row(number, line, cells, header)
-
-
-def _row(number: int, line: str, cells: list[str], header: list[str]) -> _Statement:
-    """A table row; with formula and value columns it reads as `formula = value`."""
-
-    def column(names: tuple[str, ...]) -> str | None:
-        at = next((n for n, name in enumerate(header) if name in names), None)
-        return cells[at] if at is not None and at < len(cells) else None
-
-    formula, value, source = map(column, (FORMULA_COLUMNS, VALUE_COLUMNS, SOURCE_COLUMNS))
-    text = f"{formula} = {value}" if formula and value else " | ".join(cells)
-    return _Statement(number, clean(text), line if source is None else source, line, row=True)
-
-
-def _sourced(statement: _Statement) -> bool:
-    if any(pattern.search(statement.sources) for _, pattern in SOURCES):
-        return True
-    if statement.row and TABLE_SOURCES.search(statement.sources):
-        return True
-    quotes = (next(filter(None, match.groups())) for match in _QUOTE.finditer(statement.sources))
-    return any("=" not in quote and not computes(quote) for quote in quotes)
 
 
 def _shown(value: Fraction, like: Token | None) -> str:
@@ -230,7 +133,7 @@ def _recomputed(eq: Equation, steps: bool) -> tuple[Fraction, str] | None:
 
 
 def _wrong(
-    statement: _Statement, found: list[Token], eqs: list[Equation]
+    statement: Statement, found: list[Token], eqs: list[Equation]
 ) -> Iterator[tuple[str, str | None]]:
     """(message, expected) for each result that does not reproduce, self-consistency first."""
     steps = bool(_STEPS.search(statement.raw) and _EPOCH.search(statement.raw))
@@ -265,7 +168,7 @@ def _rescaled(eqs: list[Equation], written: Fraction, right: Fraction) -> str | 
 
 
 def _adam(
-    statement: _Statement, found: list[Token], eqs: list[Equation]
+    statement: Statement, found: list[Token], eqs: list[Equation]
 ) -> Iterator[tuple[str, str | None]]:
     """Adam's fp32 moments (and master copy) per parameter, below what the line says it keeps."""
     raw = statement.raw
@@ -327,7 +230,7 @@ def _attention_use(
 
 
 def _kv(
-    statement: _Statement, found: list[Token], eqs: list[Equation], shapes: list[tuple[str, Shape]]
+    statement: Statement, found: list[Token], eqs: list[Equation], shapes: list[tuple[str, Shape]]
 ) -> Iterator[tuple[str, str | None]]:
     """A KV cache sized with the attention heads of a grouped-query model, and its right size."""
     if not shapes or not _KV.search(statement.raw):
@@ -369,12 +272,12 @@ def _kv(
     )
 
 
-def _unsourced(statement: _Statement, found: list[Token]) -> Iterator[tuple[str, None]]:
+def _unsourced(statement: Statement, found: list[Token]) -> Iterator[tuple[str, None]]:
     computes_result = any(
         token.kind == "eq" and at + 1 < len(found) and found[at + 1].kind == "num"
         for at, token in enumerate(found)
     )
-    if computes_result and computes(statement.text) and not _sourced(statement):
+    if computes_result and computes(statement.text) and not sourced(statement):
         shown = " ".join(statement.text.split())
         yield (
             f"{shown[:120]!r} computes without naming where its inputs come from (a config key "
@@ -390,7 +293,7 @@ def arithmetic_problems(
     """Every arithmetic problem of the answer's lines, in line order, one per rule and line."""
     shapes = _shapes(model_configs)
     problems = []
-    for statement in _statements(lines):
+    for statement in statements(lines):
         found = tokens(statement.text)
         eqs = equations(found)
         checks: tuple[tuple[Rule, Iterator[tuple[str, str | None]]], ...] = (
