@@ -25,10 +25,11 @@ from typing import BinaryIO
 
 from trainwreck.env.live import read_live
 from trainwreck.errors import UsageError, why_not_read
+from trainwreck.fixes.scripts.rerun import RECORDED_COMMAND
 
 DEFAULT_ROOT = Path("trainwreck-runs")
 OUTPUT_LOG = "output.log"  # the child's stdout and stderr, line by line, as they came
-COMMAND_FILE = "command.txt"
+COMMAND_FILE = RECORDED_COMMAND  # where the verification scripts read the command back from
 # `name==version` lines; the evidence reader takes a file named env*.txt for a listing.
 ENVIRONMENT_FILE = "environment.txt"
 # Markdown, because the run-directory walk skips .md files: a diff quotes source code and

@@ -22,7 +22,7 @@ from trainwreck.model import ExceptionRecord
 from trainwreck.redact import PLACEHOLDER_PREFIX
 
 # What `trainwreck run` writes beside the run's output: the command, shell-quoted, on one
-# line (recorder/run.py COMMAND_FILE; the recorder sits above this layer, so it is named here).
+# line. The recorder sits above this layer and takes the name from here (its COMMAND_FILE).
 RECORDED_COMMAND = "command.txt"
 # A shell prompt or `set -x` mark pasted before a command: `$ torchrun ...`, `+ python ...`,
 # or py-spy dump's process line: `Process 46930: /usr/bin/python -u main.py ...`.
