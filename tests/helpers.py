@@ -73,7 +73,7 @@ def torch_error(code: str) -> str:
     """`Type: message` of the exception a torch snippet raises on the CPU (torch is installed)."""
     import torch
     import torch.nn.functional as functional
-    import torch.utils.data  # default_collate and DataLoader
+    import torch.utils.data  # noqa: F401  (binds torch.utils.data: default_collate, DataLoader)
 
     try:
         exec(code, {"torch": torch, "F": functional})

@@ -7,9 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from helpers import assert_one_line_error, run
+from trainwreck.cli import COMMANDS, cli
 
 CASES = Path(__file__).parent / "cases"
 # A real CUDA OOM traceback (pytorch/pytorch#35901); any case log would do.
@@ -95,6 +97,33 @@ def test_diagnose_does_not_import_torch() -> None:
         [sys.executable, "-c", code, str(log)], capture_output=True, check=False
     )
     assert result.returncode == 0, result.stderr.decode()
+
+
+def test_help_loads_no_command_module() -> None:
+    """`--help` lists the commands from the group's table, importing none of them."""
+    code = (
+        "import sys; from trainwreck.cli import main\n"
+        "try:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('trainwreck.')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    loaded = set(result.stdout.decode().splitlines()[-1].split())
+    assert "trainwreck.cli" in loaded
+    assert not {f"trainwreck.cli.{module}" for module, _, _ in COMMANDS.values()} & loaded
+    assert "trainwreck.pipeline" not in loaded
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_listed_summary_is_the_commands_own(name: str) -> None:
+    """The table `--help` prints from is what each command, once loaded, says of itself."""
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None and command.name == name
+    assert command.get_short_help_str(limit=1000) == COMMANDS[name][2]
+
+
+def test_an_unknown_command_is_exit_2() -> None:
+    assert_one_line_error(run("diagnosis", "x.log"))
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,13 @@ since no reader is known to be buggy (the fault is the input to this test).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from helpers import run_in_process
 from trainwreck import analyzers
+from trainwreck.cli import diagnose as diagnose_command
 from trainwreck.evidence.collect import collect
 from trainwreck.model import Evidence, Finding
 from trainwreck.pipeline import diagnose
@@ -52,7 +52,7 @@ def test_an_analyzer_bug_drops_its_findings_with_a_warning(monkeypatch: pytest.M
 
 
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules["trainwreck.pipeline"], "examine", _raise)
+    monkeypatch.setattr(diagnose_command, "examine", _raise)  # the name the command calls
     monkeypatch.delenv("TRAINWRECK_DEBUG", raising=False)
     status, stderr = run_in_process(["diagnose", str(OOM_LOG)])
     assert status == 3

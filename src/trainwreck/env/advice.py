@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 
 from trainwreck.env import matrix
@@ -61,8 +62,6 @@ def target(spec: SpecifierSet) -> str | None:
 
 def demands_on(env: Environment, dependency: str) -> list[Demand]:
     """Every requirement on `dependency` the installed packages state (Requires-Dist)."""
-    from packaging.requirements import InvalidRequirement, Requirement  # with its marker parser
-
     demands: list[Demand] = []
     for package in env.packages.values():
         for text in package.requires:

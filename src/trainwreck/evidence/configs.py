@@ -13,6 +13,8 @@ import re
 import shlex
 from collections.abc import Iterable, Iterator, Mapping
 
+import yaml
+
 from trainwreck.evidence.structured import load_json, load_toml, load_yaml
 from trainwreck.limits import LimitExceeded
 from trainwreck.model import Scalar
@@ -49,8 +51,6 @@ def flatten(data: object, prefix: str = "", out: Values | None = None) -> Values
 
 def parse_config(name: str, text: str) -> Values:
     """Parse by suffix (YAML when neither JSON nor TOML); ValueError saying why not."""
-    import yaml  # only runs that hand us a config pay for importing it
-
     lower = name.lower().removesuffix(".gz").removesuffix(".xz")
     try:
         if lower.endswith(".toml"):

@@ -1,6 +1,5 @@
 """`trainwreck mcp`: the library's answers as Model Context Protocol tools for coding agents.
 
-    command.py   the click command (imports no SDK until it serves)
     server.py    the tools registered on the official SDK's MCPServer
     calls.py     every call: unknown arguments refused, errors as one line, redaction, cap
     bounded.py   the answer-size cap: what is cut, and how to get the rest
@@ -11,5 +10,6 @@
     inputs.py    arguments as data: size and binary checks, the path allow-list
     network.py   no network without --online; loopback-only HTTP by default
 
-Named `mcp_server`, not `mcp`, so `import mcp` always means the SDK.
+The command line that starts it is `trainwreck/cli/mcp.py`. Named `mcp_server`, not
+`mcp`, so `import mcp` always means the SDK.
 """

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from trainwreck.errors import EvidenceError
 from trainwreck.memory.architectures import shape_of
@@ -21,9 +20,6 @@ from trainwreck.memory.tensor_parallel import (
     tensor_parallel_problem,
 )
 from trainwreck.verify.contradictions import _REGEX, Found, Run
-
-if TYPE_CHECKING:  # the memory package (and YAML) load only when a check needs a model
-    from trainwreck.memory.config import ModelConfig
 
 MODEL_KEYS = ("base_model_name_or_path", "model_name_or_path", "base_model", "model")
 TARGET_KEYS = ("target_modules", "lora_target_modules", "lora_target")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import yaml
+
 from trainwreck.errors import EvidenceError
 from trainwreck.evidence.configs import Values, flatten, is_launch_line, joined_commands
 from trainwreck.evidence.configs import parse_argv as _parse_argv
@@ -89,8 +91,6 @@ def _json(path: str, text: str) -> Any:
 
 
 def _yaml(path: str, text: str) -> Any:
-    import yaml
-
     try:
         return _bounded(path, load_yaml, text)
     except yaml.YAMLError as exc:

@@ -8,6 +8,7 @@ the HF integration fill a value in.
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from trainwreck.model import Scalar
@@ -78,8 +79,6 @@ def check_value(
 
 
 def _nearest_choice(value: str, allowed: list[str]) -> str | None:
-    import difflib
-
     lowered = {c.lower(): c for c in allowed}
     if value.lower() in lowered:
         return lowered[value.lower()]

@@ -13,6 +13,8 @@ import json
 import re
 import shlex
 
+import yaml
+
 from trainwreck.analyzers.code.parse import quiet_parse
 from trainwreck.model import Scalar
 
@@ -34,8 +36,6 @@ def yaml_scalar(value: Value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(yaml_scalar(item) for item in value) + "]"
     if isinstance(value, str):
-        import yaml  # only a patched YAML file pays for importing it
-
         try:
             plain_ok = yaml.safe_load(value) == value and "#" not in value
         except yaml.YAMLError:

@@ -9,23 +9,27 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from trainwreck.cli_output import emit
+from trainwreck import context
+from trainwreck.cases import load_memory, similar
+from trainwreck.cases.learn import learned_record
+from trainwreck.cases.local import add, default_path, read
+from trainwreck.cases.match import bundled_records
+from trainwreck.cases.records import CaseRecord, dump_records, read_records
+from trainwreck.cli.output import emit
 from trainwreck.errors import UsageError
-
-if TYPE_CHECKING:
-    from trainwreck.cases.records import CaseRecord
+from trainwreck.evidence.collect import collect
+from trainwreck.limits import MAX_CONFIG_BYTES, special_file
+from trainwreck.model import CATEGORIES, Evidence, RunContext
+from trainwreck.redact import redact_data
 
 STORE_HELP = "The team's case store (default: $TRAINWRECK_CASES or the user data directory)."
 SEARCH_LIMIT = 10
 
 
 def _store(path: str | None) -> Path:
-    from trainwreck.cases.local import default_path
-
     return Path(path).expanduser() if path else default_path()
 
 
@@ -53,12 +57,6 @@ def learn(
       trainwreck learn train.log --cause "NCCL_P2P_DISABLE was unset on the new nodes" \\
         --fix "export NCCL_P2P_DISABLE=1 in the job template" --link https://jira/INC-12
     """
-    from trainwreck import context
-    from trainwreck.cases.learn import learned_record
-    from trainwreck.cases.local import add
-    from trainwreck.evidence.collect import collect
-    from trainwreck.model import CATEGORIES
-
     if category is not None and category not in CATEGORIES:
         raise UsageError(f"--category must be one of: {', '.join(CATEGORIES)}")
     if not paths and not symptoms:
@@ -88,10 +86,6 @@ def cases() -> None:
 @click.option("--limit", "-n", default=SEARCH_LIMIT, show_default=True)
 def cases_search(text: tuple[str, ...], store_path: str | None, limit: int) -> None:
     """Confirmed failures whose error lines resemble TEXT (an error message)."""
-    from trainwreck.cases import load_memory, similar
-    from trainwreck.cases.local import read
-    from trainwreck.model import Evidence, RunContext
-
     memory = load_memory(read(_store(store_path)))
     query = Evidence(symptoms=" ".join(text))
     found = similar(memory, query, RunContext(), limit, specific=False)
@@ -113,9 +107,6 @@ def _stats(records: list[CaseRecord]) -> dict[str, object]:
 @click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text")
 def cases_stats(store_path: str | None, fmt: str) -> None:
     """How many records each store holds, per failure class."""
-    from trainwreck.cases.local import read
-    from trainwreck.cases.match import bundled_records
-
     path = _store(store_path)
     stats = {
         "bundled": _stats(list(bundled_records())),
@@ -134,9 +125,6 @@ def cases_stats(store_path: str | None, fmt: str) -> None:
 @click.option("--store", "store_path", metavar="FILE", help=STORE_HELP)
 def cases_export(output: str, store_path: str | None) -> None:
     """Write the local store as JSONL to OUTPUT (default: stdout)."""
-    from trainwreck.cases.local import read
-    from trainwreck.cases.records import dump_records
-
     text = "".join(dump_records(read(_store(store_path))))
     emit(text, None if output == "-" else output)
 
@@ -146,11 +134,6 @@ def cases_export(output: str, store_path: str | None) -> None:
 @click.option("--store", "store_path", metavar="FILE", help=STORE_HELP)
 def cases_import(source: str, store_path: str | None) -> None:
     """Add the records of a JSONL file (from `cases export`) to the local store."""
-    from trainwreck.cases.local import add
-    from trainwreck.cases.records import read_records
-    from trainwreck.limits import MAX_CONFIG_BYTES, special_file
-    from trainwreck.redact import redact_data
-
     path_in = Path(source)
     if why := special_file(source):
         raise UsageError(f"{source}: {why}")

@@ -1,8 +1,7 @@
 """`trainwreck compare GOOD BAD`: what changed between two runs, ranked, with a CI gate.
 
-A thin shell over `trainwreck.compare` (imported only when the command runs). Exit
-status: 0, or 1 when `--fail-on` names a kind of change that was found; bad input is
-one line and exit 2 (cli.main).
+A thin shell over `trainwreck.compare`. Exit status: 0, or 1 when `--fail-on` names a
+kind of change that was found; bad input is one line and exit 2 (cli.main).
 """
 
 from __future__ import annotations
@@ -11,7 +10,9 @@ import sys
 
 import click
 
-from trainwreck.cli_output import emit
+from trainwreck.cli.output import emit
+from trainwreck.compare import compare
+from trainwreck.compare.render import to_json, to_markdown
 
 FORMATS = ("md", "json")
 FAIL_KINDS = ("package", "machine", "config", "flag", "curve")
@@ -51,9 +52,6 @@ def compare_command(good: str, bad: str, fmt: str, fail_on: tuple[str, ...]) -> 
       trainwreck compare runs/good runs/bad --format json | jq '.changes[0]'
       trainwreck compare runs/good runs/bad --fail-on package,config
     """
-    from trainwreck.compare import compare
-    from trainwreck.compare.render import to_json, to_markdown
-
     kinds = _kinds(fail_on)
     comparison = compare([good], [bad])
     report = to_json(comparison) if fmt == "json" else to_markdown(comparison)

@@ -1,7 +1,7 @@
 """`trainwreck mcp`: parse the options, check the SDK is installed, serve.
 
-Imports nothing of the SDK until the server starts, so `cli.py` can register
-the command cheaply and a missing extra gets one line, not a traceback.
+Imports nothing of the SDK until the server starts, so a missing extra gets one
+line, not a traceback.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import click
 
 from trainwreck.errors import UsageError
+from trainwreck.mcp_server.inputs import Policy
+from trainwreck.mcp_server.network import forbid_network, parse_http
 
 
 @click.command("mcp")
@@ -45,9 +47,6 @@ def mcp_command(
       trainwreck mcp --allow ~/runs
       trainwreck mcp --http 127.0.0.1:8765
     """
-    from trainwreck.mcp_server.inputs import Policy  # reads files: not on `--help`'s path
-    from trainwreck.mcp_server.network import forbid_network, parse_http
-
     address = parse_http(http, allow_remote) if http else None
     try:
         from trainwreck.mcp_server.server import build

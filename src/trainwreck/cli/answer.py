@@ -1,6 +1,6 @@
 """`trainwreck check-answer ANSWER.md`: a diagnosis, whoever wrote it, against the rules.
 
-A thin shell over `trainwreck.answer_check` (imported only when the command runs).
+A thin shell over `trainwreck.answer_check`.
 Exit status: 0 when every rule passes, 1 when any fails; bad input (a missing or
 unreadable file, an empty answer) is one line and exit 2 (cli.main).
 """
@@ -12,7 +12,9 @@ from pathlib import Path
 
 import click
 
-from trainwreck.cli_output import emit
+from trainwreck.answer_check import check_answer
+from trainwreck.answer_check.render import to_json, to_markdown
+from trainwreck.cli.output import emit
 from trainwreck.limits import read_small_text
 
 FORMATS = ("md", "json")
@@ -52,9 +54,6 @@ def check_answer_command(
       1  a rule fails (each failure is listed with its line)
       2  bad input: a missing or unreadable file, or an empty answer
     """
-    from trainwreck.answer_check import check_answer
-    from trainwreck.answer_check.render import to_json, to_markdown
-
     text = read_small_text(answer, sys.stdin.buffer, "pass the diagnosis alone")
     env = Path(env_listing) if env_listing else None
     result = check_answer(text, [Path(path) for path in evidence], env)

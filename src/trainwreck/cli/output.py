@@ -36,3 +36,14 @@ def spinner(message: str) -> Iterator[None]:
 
     with Console(stderr=True).status(message):
         yield
+
+
+# The report formats of the tool commands (diagnose adds HTML, env prints text).
+markdown_or_json = click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+)

@@ -1,6 +1,6 @@
 """`trainwreck run`: record a command's run, and diagnose it when it fails.
 
-A thin shell over `recorder.run.record` (imported only when the command runs); the
+A thin shell over `recorder.run.record`; the
 diagnosis is the one `trainwreck diagnose DIR` makes of the run directory.
 """
 
@@ -11,9 +11,14 @@ from pathlib import Path
 
 import click
 
-from trainwreck.cli_output import emit
+from trainwreck.cases import load_memory
+from trainwreck.cases.local import default_path, read
+from trainwreck.cli.output import emit
 from trainwreck.errors import TrainwreckError
+from trainwreck.pipeline import diagnose
+from trainwreck.recorder.run import record
 from trainwreck.redact import redact
+from trainwreck.report import render
 
 
 @click.command(
@@ -35,12 +40,6 @@ def run_command(out: str | None, command: tuple[str, ...]) -> None:
       trainwreck run --out runs/try3 -- torchrun --nproc-per-node 8 --tee 3 train.py
       trainwreck diagnose runs/try3
     """
-    from trainwreck.cases import load_memory
-    from trainwreck.cases.local import default_path, read
-    from trainwreck.pipeline import diagnose
-    from trainwreck.recorder.run import record
-    from trainwreck.report import render
-
     recorded = record(command, Path(out) if out else None)
     click.echo(f"trainwreck: recorded in {recorded.directory}", err=True)
     if recorded.status != 0:

@@ -1,6 +1,6 @@
 """`trainwreck triage`: a fleet's failed runs grouped by cause, from the command line.
 
-A thin shell over `trainwreck.triage` (loaded only when the command runs).
+A thin shell over `trainwreck.triage`; Ray (an extra) is imported only for `--engine ray`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ from functools import partial
 
 import click
 
-from trainwreck.cli_output import emit
+from trainwreck.cli.output import emit
 from trainwreck.errors import UsageError
+from trainwreck.triage import triage
+from trainwreck.triage.baseline import read_baseline
+from trainwreck.triage.render import to_json, to_markdown
 
 
 @click.command("triage")
@@ -62,10 +65,6 @@ def triage_command(
       trainwreck triage jobs/ --baseline yesterday.json
       trainwreck triage /mnt/shared/jobs/ --engine ray --ray-address auto
     """
-    from trainwreck.triage import triage
-    from trainwreck.triage.baseline import read_baseline
-    from trainwreck.triage.render import to_json, to_markdown
-
     if jobs is not None and jobs < 1:
         raise UsageError("--jobs must be 1 or more")
     if engine == "ray" and jobs is not None:
