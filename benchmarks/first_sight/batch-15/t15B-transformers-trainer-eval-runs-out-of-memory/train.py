@@ -1,0 +1,12 @@
+training_args = TrainingArguments(
+    seed=92,
+    output_dir='./results',          # output directory
+    disable_tqdm=False,
+    prediction_loss_only=False,
+    num_train_epochs=3,              # total number of training epochs
+    learning_rate=1e-4,
+    evaluation_strategy='steps',
+    per_device_train_batch_size=8,  # batch size per device during training
+    per_device_eval_batch_size=16,   # batch size for evaluation
+    eval_steps = 25,
+    logging_dir='./logs',            # directory for storing logs

@@ -1,0 +1,5 @@
+transcriber = pipeline(task="automatic-speech-recognition", model="openai/whisper-large", device=1)
+    #transcriber.model.config.forced_decoder_ids = (transcriber.tokenizer.get_decoder_prompt_ids(language="zh", task="transcribe"))
+transcriber.model.config.forced_decoder_ids = (transcriber.tokenizer.get_decoder_prompt_ids(language="zh", task="transcribe"))
+result = transcriber(audio_bytes, chunk_length_s=30)
+print(result)
