@@ -1,8 +1,8 @@
 """The pipeline: collect -> context -> analyze -> recall cases -> match -> rank -> Diagnosis.
 
-Its stages are imported when a diagnosis runs, not with this module: the package
-exports `diagnose`, and `trainwreck --help` or `trainwreck kb` should not pay for
-the whole pipeline.
+Every stage is imported at the top, so a reader follows the data from `diagnose()`
+into each one; the package loads this module on first use of `trainwreck.diagnose`,
+so `trainwreck --help` and the commands that need no diagnosis do not pay for it.
 """
 
 from __future__ import annotations

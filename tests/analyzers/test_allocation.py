@@ -106,3 +106,30 @@ def test_numpy_names_the_matrix_page_only_for_a_square_shape(
     ranked = [h.id for h in logged(tmp_path, error).hypotheses]
     assert (ranked[:1] == ["pairwise-matrix-materialized-oom"]) is names_the_matrix
     assert ("pairwise-matrix-materialized-oom" in ranked) is names_the_matrix
+
+
+CPU_OOM = (
+    "RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+    "allocate memory: you tried to allocate {size} bytes. Error code 12 (Cannot allocate memory)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("stated", "side"),
+    [
+        ("the validation set has 120k rows", 120_000),
+        ("validation split: 120k", None),  # a count of nothing named
+        ("120k validation rows", 120_000),
+        ("120,000 validation rows", 120_000),
+        ("0.12M eval samples", 120_000),
+        ("1.5k rows", None),  # 1,500 rows: 9 MB, not the request
+    ],
+)
+def test_counts_as_people_write_them(tmp_path: Path, stated: str, side: int | None) -> None:
+    """batch-15 r15D (val RMSE): "120k validation rows" names the n of a 57.6 GB n x n matrix."""
+    diagnosis = logged(tmp_path, CPU_OOM.format(size=57_600_000_000), symptoms=stated)
+    finding = found(diagnosis, "alloc.").get("alloc.full_matrix")
+    if side is None:
+        assert finding is None
+        return
+    assert finding is not None and values(finding)["n (count)"] == side

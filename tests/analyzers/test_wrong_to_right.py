@@ -236,3 +236,83 @@ def test_every_analyzer_and_detector_can_be_left_out_by_name() -> None:
     assert len(parts()) == len(set(parts())) >= 30
     with pytest.raises(KeyError), without("no-such-analyzer"):
         pass
+
+
+def test_inference_in_train_mode_names_a_predict_wrapper_that_never_calls_eval() -> None:
+    """r15D-pytorch-single-sample-predictions-random-repro (batch-15): without the detector a
+    BatchNorm-after-eval page leads; the predict wrapper never calls self.model.eval()."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15D-pytorch-single-sample-predictions-random-repro",
+        "inference-in-train-mode-dropout-active",
+    )
+    _decides("code.inference_in_train_mode", case)
+
+
+def test_ddp_forward_on_one_rank_names_rank_zero_evaluation_through_the_wrapper() -> None:
+    """r15E-pytorch-ddp-stuck-after-first-epoch-repro (batch-15): without the detector a page
+    for a per-rank decision leads; rank 0 alone runs evaluate(model) on the DDP wrapper."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15E-pytorch-ddp-stuck-after-first-epoch-repro",
+        "ddp-buffer-broadcast-mismatched-collectives",
+    )
+    _decides("code.ddp_forward_on_one_rank", case)
+
+
+def test_item_whole_split_names_statistics_recomputed_per_item() -> None:
+    """r15E-pytorch-tabular-dataloader-slow-repro (batch-15): without the detector a
+    too-few-workers page leads; __getitem__ recomputes self.X.mean/std for every row."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15E-pytorch-tabular-dataloader-slow-repro",
+        "getitem-processes-whole-dataset",
+    )
+    _decides("code.item_processes_whole_split", case)
+
+
+def test_scheduler_per_micro_batch_names_why_onecycle_ran_out_of_steps() -> None:
+    """r15E-pytorch-onecycle-valueerror-midtraining-repro (batch-15): without the detector the
+    OneCycleLR page restates the error; scheduler.step() runs outside the accumulation branch."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15E-pytorch-onecycle-valueerror-midtraining-repro",
+        "lr-scheduler-stepped-every-micro-batch",
+    )
+    _decides("code.scheduler_stepped_per_micro_batch", case)
+
+
+def test_column_minus_vector_names_the_broadcast_behind_a_57_gb_request() -> None:
+    """r15D-pytorch-val-rmse-cannot-allocate-memory-repro (batch-15): without the detector the
+    all-pairs (cdist) page leads on the n x n request; the RMSE subtracts (N,) from (N, 1)."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15D-pytorch-val-rmse-cannot-allocate-memory-repro",
+        "column-minus-vector-broadcast-oom",
+    )
+    _decides("code.column_minus_vector", case)
+
+
+def test_sharded_save_names_a_zero3_save_only_rank_zero_makes() -> None:
+    """t15B-transformers-zero3-final-save-never-finishes (batch-15, transformers#31624): without
+    the detector a disk-full page leads; save_model sits under is_world_process_zero()."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "t15B-transformers-zero3-final-save-never-finishes",
+        "sharded-save-called-on-rank-zero-only",
+    )
+    _decides("code.sharded_save_in_rank_zero_branch", case)
+
+
+def test_tokenizer_fork_names_a_fast_tokenizer_used_before_the_workers_fork() -> None:
+    """t15A-tokenizers-dataloader-worker-freeze (batch-15, tokenizers#187): without the detector
+    a too-many-workers page ties and leads by name; the script encodes once before the fork."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "t15A-tokenizers-dataloader-worker-freeze",
+        "fork-after-threads-deadlock",
+    )
+    _decides("code.tokenizer_used_before_fork", case)
+
+
+def test_padding_to_max_length_names_short_texts_padded_to_512() -> None:
+    """r15E-transformers-bert-training-very-slow-repro (batch-15): without the detector a ZeRO-3
+    all-gather page leads a CPU run; the collate function pads every batch to 512 tokens."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-15" / "r15E-transformers-bert-training-very-slow-repro",
+        "tokenizer-pads-every-batch-to-max-length",
+    )
+    _decides("code.padding_to_max_length", case)

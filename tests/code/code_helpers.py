@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BATCH_1 = ROOT / "benchmarks" / "first_sight" / "batch-1"
 BATCH_11 = ROOT / "benchmarks" / "first_sight" / "batch-11"
 BATCH_12 = ROOT / "benchmarks" / "first_sight" / "batch-12"
+BATCH_15 = ROOT / "benchmarks" / "first_sight" / "batch-15"
 CASES = ROOT / "tests" / "cases"
 
 

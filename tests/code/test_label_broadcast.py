@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import ROOT, file_findings, findings, fires
+from code_helpers import BATCH_15, ROOT, file_findings, findings, fires
 
 ID = "code.label_column_broadcast"
 REPRO = (
@@ -68,3 +68,54 @@ def test_the_mechanism_is_an_all_pairs_comparison_near_chance() -> None:
     assert (perfect == labels).shape == (400, 400)
     assert abs((perfect == labels).float().mean().item() - 0.25) < 0.05
     assert (perfect == labels.squeeze(1)).float().mean().item() == 1.0
+
+
+ERROR_ID = "code.column_minus_vector"
+METRIC = """
+for xb, yb in loader:
+    loss = loss_fn(model(xb).squeeze(-1), yb)
+with torch.no_grad():
+    preds = {preds}
+    err = {term}
+"""
+
+
+@pytest.mark.parametrize(
+    "term",
+    [
+        "((preds - y_val) ** 2).mean().sqrt()",
+        "torch.abs(preds - y_val).mean()",
+        "(y_val - preds) ** 2",
+    ],
+)
+def test_error_term_fires_on_an_unsqueezed_head_output(term: str) -> None:
+    assert fires(METRIC.format(preds="model(x_val) * sd + mu", term=term), ERROR_ID)
+
+
+@pytest.mark.parametrize(
+    ("preds", "term"),
+    [
+        ("model(x_val).squeeze(-1)", "((preds - y_val) ** 2).mean()"),  # squeezed here too
+        ("model(x_val)", "((preds - y_val.view(-1, 1)) ** 2).mean()"),  # target made a column
+        ("model(x_val)", "(preds - y_val).mean()"),  # no error term: a plain difference
+    ],
+)
+def test_error_term_quiet_when_the_shapes_agree(preds: str, term: str) -> None:
+    assert not fires(METRIC.format(preds=preds, term=term), ERROR_ID)
+
+
+def test_error_term_quiet_when_nothing_says_the_head_is_a_column() -> None:
+    source = METRIC.format(preds="model(x_val)", term="((preds - y_val) ** 2).mean()")
+    assert not fires(source.replace(".squeeze(-1)", ""), ERROR_ID)
+
+
+def test_error_term_fires_on_the_batch_15_reproduction() -> None:
+    """r15D: RMSE over 120,000 validation rows with an (N, 1) prediction: 57.6 GB asked for."""
+    found = file_findings(
+        BATCH_15 / "r15D-pytorch-val-rmse-cannot-allocate-memory-repro" / "train.py"
+    )[ERROR_ID]
+    assert (found.values["column"], found.values["vector"], found.values["line"]) == (
+        "preds",
+        "y_val",
+        52,
+    )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from code_helpers import findings, fires
+import pytest
+from code_helpers import BATCH_15, file_findings, findings, fires
 
 ID = "code.collective_in_rank_zero_branch"
 
@@ -79,3 +80,80 @@ def test_the_else_of_a_compound_rank_test_runs_on_every_rank() -> None:
     """
     assert not fires(source, ID)
     assert fires("if ready and rank == 0:\n    dist.barrier()\n", ID)
+
+
+DDP_ID = "code.ddp_forward_on_one_rank"
+DDP_RUN = """
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.{layer} = nn.{kind}
+
+def evaluate(net, loader):
+    return sum(net(x).argmax(1).eq(y).sum().item() for x, y in loader)
+
+def run(rank):
+    model = DDP(Net().to(rank){options})
+    if rank == 0:
+        acc = {call}
+    dist.barrier()
+"""
+
+
+def _ddp(
+    call: str = "evaluate(model, val_loader)",
+    kind: str = "BatchNorm2d(8)",
+    layer: str = "bn",
+    options: str = "",
+) -> str:
+    return DDP_RUN.format(call=call, kind=kind, layer=layer, options=options)
+
+
+def test_ddp_forward_fires_on_the_batch_15_reproduction() -> None:
+    """r15E: rank 0 alone evaluates through the DDP wrapper of a CNN with BatchNorm."""
+    found = file_findings(BATCH_15 / "r15E-pytorch-ddp-stuck-after-first-epoch-repro" / "train.py")[
+        DDP_ID
+    ]
+    assert (found.values["model"], found.values["test"]) == ("model", "rank == 0")
+
+
+@pytest.mark.parametrize("call", ["evaluate(model, val_loader)", "model(batch)"])
+def test_ddp_forward_fires_for_a_direct_or_handed_on_forward(call: str) -> None:
+    assert fires(_ddp(call=call), DDP_ID)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        _ddp(call="evaluate(model.module, val_loader)"),  # the unwrapped module: no broadcast
+        _ddp(kind="Dropout(0.1)", layer="drop"),  # no buffers to broadcast
+        _ddp(options=", broadcast_buffers=False"),
+    ],
+)
+def test_ddp_forward_quiet_without_a_buffer_broadcast_on_one_rank(source: str) -> None:
+    assert not fires(source, DDP_ID)
+
+
+SAVE_ID = "code.sharded_save_in_rank_zero_branch"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("if trainer.is_world_process_zero():\n    trainer.save_model()", True),
+        ("if accelerator.is_main_process:\n    sd = accelerator.get_state_dict(model)", True),
+        ("if rank != 0:\n    trainer.save_model()", False),  # the other ranks' side
+        (
+            "trainer.save_model()\nif trainer.is_world_process_zero():\n    tok.save_pretrained(d)",
+            False,
+        ),
+        ("if trainer.is_world_process_zero():\n    torch.save(model.state_dict(), path)", False),
+    ],
+)
+def test_sharded_save_on_the_main_rank_side(source: str, expected: bool) -> None:
+    assert fires(source, SAVE_ID) is expected

@@ -33,6 +33,8 @@ CASE = (
         ("fine-tuning mt5-base with fp16=True on a GPU without bf16", ()),
         # a comparison names the setup on both sides: the run may well use it
         ("with fp16 it NaNs after 100 steps", ()),
+        # batch-15 (Lightning#9694): both runs compared, AMP on and off
+        ("Megatron-LM with or without AMP converges, Lightning with AMP does not", ()),
     ],
 )
 def test_a_description_denies_the_setups_it_says_the_run_does_not_use(

@@ -69,6 +69,13 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ),
         ("it stops after the cached-file line and never prints anything else", "hang"),
         ("it dies listing only eval_runtime, samples/steps per second and epoch", "crash"),
+        # batch-15 (TinyLlama#32): an OOM the user already got past states no OOM
+        (
+            "I got CUDA out of memory, so I added model = model.half(). Now it fits, but the "
+            "loss becomes 0 and the eval loss is nan",
+            "nan_inf",
+        ),
+        ("CUDA out of memory at step 3, so I added gradient checkpointing", "oom"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

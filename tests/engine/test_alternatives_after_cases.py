@@ -15,8 +15,9 @@ from trainwreck.curation.cases import diagnose_unseen
 
 # A record where a case takes the top from a symptom-only page whose class kept four
 # dependency pages as alternatives (the modernbert record first showed it; its own page
-# now leads there, so the record below stands in).
-RECORD = "trl-0122-processing-class-trainer-typeerror-oumi-882"
+# now leads there, as a page for the processing_class keyword now leads the oumi record
+# that stood in next, so a case-led record with three alternatives stands in).
+RECORD = "t7-hydra-medical-reasoning-config-group-path"
 
 
 def test_alternatives_are_filtered_against_the_final_top(tmp_path: Path) -> None:

@@ -63,14 +63,19 @@ _LINE_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("batch", re.compile(rf"(?i)\bbatch[_ ]size\b\W{{0,3}}{_NUMBER}")),
     ("count", re.compile(rf"(?i)\b(?:num|n)_(?:samples|points|examples)\b\W{{0,3}}{_NUMBER}")),
 )
+# Thousands and millions as people write counts in prose ("120k rows", "1.2M samples").
+_COUNT_SUFFIXES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
+_SPOKEN_COUNT = r"(\d[\d,_]*(?:\.\d+)?[kKM]?)"
+# Which split a stated count is of: "120k validation rows", "50,000 training samples".
+_SPLIT_WORD = r"(?:(?:training|train|validation|val|test|eval|evaluation|query|corpus) )?"
 _SYMPTOM_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("classes", re.compile(rf"(?i)\b{_NUMBER}[ -](?:output )?class(?:es)?\b")),
     ("vocab", re.compile(rf"(?i)\bvocab(?:ulary)?(?: size)?(?: of)? {_NUMBER}\b")),
     (
         "count",
         re.compile(
-            rf"(?i)\b{_NUMBER} (?:samples|points|embeddings|vectors|rows|nodes|items|"
-            r"sequences|documents|images|examples)\b"
+            rf"(?i)\b{_SPOKEN_COUNT} {_SPLIT_WORD}(?:samples|points|embeddings|vectors|rows|"
+            r"nodes|items|sequences|documents|images|examples)\b"
         ),
     ),
 )
@@ -87,9 +92,17 @@ class Size:
 
 
 def _integer(value: Scalar | list[Scalar]) -> int | None:
+    """A positive count: `50000`, `50,000`, `50_000`, and as people write them, `120k`, `1.2M`."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         return None
     text = str(value).replace(",", "").replace("_", "")
+    scale = _COUNT_SUFFIXES.get(text[-1:], 1)
+    if scale > 1:
+        try:
+            number = float(text[:-1]) * scale
+        except ValueError:
+            return None
+        return int(number) if number.is_integer() and number > 0 else None
     return int(text) if text.isdigit() and int(text) > 0 else None
 
 

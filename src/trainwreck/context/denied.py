@@ -33,7 +33,8 @@ _NAMES = {setup: re.compile(rf"(?i)\b(?:{words})\b") for setup, words in SETUPS.
 _ANY = "|".join(SETUPS.values())
 _LIST = rf"(?:{_ANY})(?:\s*(?:/|,|\bor\b|\band\b|\bnor\b)\s*(?:{_ANY}))*"
 _DENIAL = re.compile(
-    r"(?i)\b(?:no|without|not using|not use|never used?|(?:is|are|am|was) not using|"
+    # "with or without AMP" compares two runs; it denies nothing
+    r"(?i)\b(?:no|(?<!with or )without|not using|not use|never used?|(?:is|are|am|was) not using|"
     r"(?:do|does|did)(?: not|n'?t) use|(?:isn|aren|wasn)'?t using|disabled?|turned off)"
     rf"\s+(?:any\s+|the\s+)?{_LIST}\b|"
     rf"\b{_LIST}\s+(?:is|are|was|were)\s+(?:not (?:involved|used|enabled|on)|off|disabled)\b"

@@ -245,6 +245,15 @@ _DESCRIBED_SETTING = re.compile(
 )
 
 
+# A failure the user already got past is not the one they ask about: "I got CUDA out of memory,
+# so I added model.half(). Now it fits, but the loss becomes NaN" states a NaN, not an OOM.
+_WORKED_AROUND = re.compile(
+    r"(?:[^.;]|\.(?=\w))*\bso i (?:added|used|switched|set|enabled|reduced|lowered|turned|"
+    r"moved|called|changed|tried)\b(?:[^.;]|\.(?=\w))*[.;]\s*now (?:it|the model|training|"
+    r"the job) "
+    r"(?:fits|runs|works|trains|starts|loads)\b"
+)
+
 # "Training never starts" beside a reported error is that error's consequence, not a hang.
 _ERROR_REPORTED = re.compile(r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fails? with)")
 _NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
@@ -260,6 +269,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
         return None
     text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
     text = _DESCRIBED_SETTING.sub(" ", text)
+    text = _WORKED_AROUND.sub(" ", text)
     if _ERROR_REPORTED.search(text):
         text = _NEVER_STARTS.sub(" ", text)
     found: list[tuple[Category, tuple[str, ...]]] = []

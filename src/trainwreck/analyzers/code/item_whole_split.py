@@ -4,7 +4,10 @@ A map-style dataset's `__getitem__(i)` runs once per sample. Tokenizing or
 transforming the full list stored on the dataset (`tokenizer(self.texts)`) and
 then picking row i out of the result makes every item cost as much as the whole
 split: an epoch costs the split's size squared, and throughput falls as the
-dataset grows (one step per second on a few thousand short texts).
+dataset grows (one step per second on a few thousand short texts). Computing a
+statistic of the stored array to normalise row i (`self.X.mean(axis=0)`,
+`np.std(self.X)`) is the same mistake: the column statistics are recomputed over
+all N rows for every sample instead of once.
 """
 
 from __future__ import annotations
@@ -14,35 +17,78 @@ import re
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import indexes_a_result, item_methods
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted
+from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, dotted, last, receiver
 
 # Calls that turn text or samples into features: a tokenizer, an encoder, a transform.
 _PROCESSES = re.compile(r"(?i)tok|encode|transform|process|featur")
+# Reductions over an array (NumPy, torch and pandas spell them alike).
+_REDUCTIONS = frozenset(
+    {"mean", "std", "var", "min", "max", "sum", "median", "quantile", "percentile", "nanmean"}
+)
+
+
+def _processing_hit(tree: Tree, function: Function) -> Hit | None:
+    """`tokenizer(self.texts)[idx]`: a processing call on the whole stored list."""
+    if not indexes_a_result(function):
+        return None
+    for call in calls(function):
+        whole = call.args[0] if call.args else None
+        if (
+            _PROCESSES.search(dotted(call.func))
+            and isinstance(whole, ast.Attribute)
+            and dotted(whole).startswith("self.")
+        ):
+            return tree.hit(call, whole=dotted(whole), does="processes")
+    return None
+
+
+def _reduced(call: ast.Call) -> str:
+    """The `self.<attr>` a reduction runs over: `self.X.mean(0)`, `np.std(self.X, axis=0)`."""
+    if last(call) not in _REDUCTIONS:
+        return ""
+    target = receiver(call) if isinstance(call.func, ast.Attribute) else ""
+    if not target.startswith("self.") and call.args:
+        target = dotted(call.args[0])
+    return target if target.startswith("self.") else ""
+
+
+def _reduction_hit(tree: Tree, function: Function) -> Hit | None:
+    """A statistic of a stored array that the same __getitem__ also indexes by its index."""
+    indexed = {dotted(node.value) for node in _item_subscripts(function)}
+    for call in calls(function):
+        if (whole := _reduced(call)) and whole in indexed:
+            return tree.hit(call, whole=whole, does="computes a statistic over")
+    return None
+
+
+def _item_subscripts(function: Function) -> list[ast.Subscript]:
+    """`v[idx]` with the method's own index argument."""
+    arguments = function.args.args
+    index = arguments[1].arg if len(arguments) > 1 else None
+    return [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == index
+    ]
 
 
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for function in item_methods(tree):
-        if not indexes_a_result(function):
-            continue
-        for call in calls(function):
-            whole = call.args[0] if call.args else None
-            if (
-                _PROCESSES.search(dotted(call.func))
-                and isinstance(whole, ast.Attribute)
-                and dotted(whole).startswith("self.")
-            ):
-                hits.append(tree.hit(call, whole=dotted(whole)))
-                break
+        hit = _processing_hit(tree, function) or _reduction_hit(tree, function)
+        if hit is not None:
+            hits.append(hit)
     return hits
 
 
 DETECTOR = Detector(
     name="item_processes_whole_split",
-    title="__getitem__ tokenizes or transforms the dataset's whole stored list to return one item",
+    title="__getitem__ processes the dataset's whole stored data to return one item",
     category="slow_throughput",
     explain=(
-        "{where}: `{code}` processes all of `{whole}` inside __getitem__, once per item: every "
+        "{where}: `{code}` {does} all of `{whole}` inside __getitem__, once per item: every "
         "sample costs as much as the whole split"
     ),
     find=_find,

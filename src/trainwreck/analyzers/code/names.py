@@ -36,6 +36,8 @@ _LOADERS = re.compile(r"(?:^|\.)(?:from_pretrained|from_single_file|load_from_ch
 _WRAPPERS = re.compile(
     r"(?:^|\.)(?:Sequential|DistributedDataParallel|DDP|DataParallel|FullyShardedDataParallel)$"
 )
+# Calls on a module that return the same module (`Net().to(device)`).
+SAME_MODULE_CALLS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16"})
 # Methods only a module has: calling one on a name says the name is a module.
 _MODULE_METHODS = frozenset({"eval", "train", "parameters", "named_parameters"})
 # Loaded with from_pretrained but not modules whose call is a forward pass: pipelines run

@@ -6,6 +6,11 @@ checkpoint save that synchronises) in the same order. Inside `if rank == 0:`
 calls it, so it pairs with whatever the other ranks call next, or with nothing,
 and the job hangs until the NCCL watchdog's timeout. `torch.save` under rank 0
 is the right way to write a file and stays quiet.
+
+A forward pass through a DistributedDataParallel wrapper is such a collective
+too when the module holds buffers: with `broadcast_buffers=True` (the default)
+DDP broadcasts them from rank 0 before every forward, so rank-0-only
+evaluation through the wrapper (instead of its `.module`) hangs the same way.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last, receiver
+from trainwreck.analyzers.code.names import SAME_MODULE_CALLS
+from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, keyword, last, receiver
 
 # torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
 # checkpoint saves that end in a barrier; unambiguous by name alone.
@@ -35,6 +41,10 @@ _COLLECTIVES = frozenset(
         "gather_for_metrics",
     }
 )
+# Saves that gather the full weights when they are sharded (DeepSpeed ZeRO-3, FSDP): the HF
+# Trainer's save_model and Accelerate's get_state_dict then run collectives every rank must
+# join; with unsharded weights they are plain file writes, so they are a detector of their own.
+_SHARDED_SAVES = frozenset({"save_model", "get_state_dict"})
 # Names that are collectives only on a distributed module or an Accelerator
 # (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
 _AMBIGUOUS = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
@@ -45,6 +55,12 @@ _MAIN_FLAG = re.compile(
     r"is_rank_zero|is_master|main_process"
 )
 _RANK_ZERO_DECORATOR = "rank_zero_only"
+_DDP = frozenset({"DistributedDataParallel", "DDP"})
+# Layers that hold buffers DDP broadcasts, and torchvision CNN builders that contain them.
+_BUFFERED_LAYER = re.compile(r"(?:^|\.)(?:BatchNorm\w*|SyncBatchNorm|register_buffer)$")
+_BUFFERED_BUILDER = re.compile(
+    r"(?i)^(?:resnet|resnext|wide_resnet|densenet|mobilenet|efficientnet|regnet)"
+)
 
 
 def _collective(call: ast.Call) -> bool:
@@ -141,6 +157,73 @@ def _find(tree: Tree) -> list[Hit]:
     return _branch_hits(tree) + _decorated_hits(tree)
 
 
+def _builder(tree: Tree, wrapped: ast.expr) -> str:
+    """The constructor the wrapped module came from: `Net` for `Net().to(rank)` or a name
+    bound to one."""
+    if isinstance(wrapped, ast.Name):
+        bound = [
+            node.value
+            for node in tree.nodes
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and last(node.value) not in _DDP
+            and any(dotted(target) == wrapped.id for target in node.targets)
+        ]
+        wrapped = bound[0] if bound else wrapped
+    while isinstance(wrapped, ast.Call) and isinstance(wrapped.func, ast.Attribute):
+        if wrapped.func.attr not in SAME_MODULE_CALLS:
+            break
+        wrapped = wrapped.func.value
+    return last(wrapped) if isinstance(wrapped, ast.Call) else ""
+
+
+def _buffered(tree: Tree, wrapped: ast.expr) -> bool:
+    """Whether the module DDP wraps holds buffers (its class, defined here, or its builder)."""
+    name = _builder(tree, wrapped)
+    if _BUFFERED_BUILDER.match(name):
+        return True
+    classes = [n for n in tree.nodes if isinstance(n, ast.ClassDef) and n.name == name]
+    return any(_BUFFERED_LAYER.search(dotted(call)) for node in classes for call in calls(node))
+
+
+def _ddp_models(tree: Tree) -> set[str]:
+    """Names bound to a DDP wrapper that broadcasts buffers before each forward."""
+    found: set[str] = set()
+    for node in tree.nodes:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        wrap = node.value
+        off = keyword(wrap, "broadcast_buffers")
+        broadcasts = not (isinstance(off, ast.Constant) and not off.value)
+        if last(wrap) in _DDP and wrap.args and broadcasts and _buffered(tree, wrap.args[0]):
+            found.update(dotted(target) for target in node.targets)
+    return found
+
+
+def _runs_wrapper(call: ast.Call, wrapped: set[str]) -> str | None:
+    """The DDP name a call runs: `model(x)`, or `evaluate(model, ...)` handing it on."""
+    if dotted(call.func) in wrapped:
+        return dotted(call.func)
+    return next((dotted(arg) for arg in call.args if dotted(arg) in wrapped), None)
+
+
+def _find_ddp_forward(tree: Tree) -> list[Hit]:
+    wrapped = _ddp_models(tree)
+    if not wrapped:
+        return []
+    for node in tree.nodes:
+        if not isinstance(node, ast.If) or not _rank_test(node.test):
+            continue
+        for statements, runs in _arms(node):
+            if runs != "main":
+                continue
+            for statement in statements:
+                for call in calls(statement):
+                    if (model := _runs_wrapper(call, wrapped)) is not None:
+                        return [tree.hit(call, model=model, test=ast.unparse(node.test))]
+    return []
+
+
 DETECTOR = Detector(
     name="collective_in_rank_zero_branch",
     title="A collective is called on only some ranks (inside a rank-0-only branch)",
@@ -150,4 +233,46 @@ DETECTOR = Detector(
         "`{test}`, so the other ranks never match it and the job waits until the timeout"
     ),
     find=_find,
+)
+
+
+def _find_sharded_save(tree: Tree) -> list[Hit]:
+    """save_model / get_state_dict on the main-rank side of a rank test."""
+    for node in tree.nodes:
+        if isinstance(node, ast.If) and _rank_test(node.test):
+            for statements, runs in _arms(node):
+                saves = [
+                    call
+                    for statement in statements
+                    for call in calls(statement)
+                    if last(call) in _SHARDED_SAVES and runs == "main"
+                ]
+                if saves:
+                    test = ast.unparse(node.test)
+                    return [tree.hit(saves[0], save=dotted(saves[0]), test=test)]
+    return []
+
+
+SHARDED_SAVE = Detector(
+    name="sharded_save_in_rank_zero_branch",
+    title="Only rank 0 calls a save that gathers sharded weights (ZeRO-3, FSDP), a collective",
+    category="hang",
+    explain=(
+        "{where}: `{code}` calls {save} under `{test}`; with DeepSpeed ZeRO-3 or FSDP it "
+        "gathers the full weights from every rank, a collective the other ranks never enter"
+    ),
+    find=_find_sharded_save,
+)
+
+DDP_FORWARD = Detector(
+    name="ddp_forward_on_one_rank",
+    title="Only rank 0 runs a forward through the DDP wrapper, whose buffer broadcast is a "
+    "collective",
+    category="hang",
+    explain=(
+        "{where}: `{code}` runs the DistributedDataParallel model `{model}` under `{test}`; "
+        "its forward broadcasts the module's buffers from rank 0 (broadcast_buffers=True), "
+        "a collective the other ranks never enter"
+    ),
+    find=_find_ddp_forward,
 )

@@ -1,0 +1,93 @@
+"""A learning-rate scheduler stepped on every micro-batch while the optimizer steps every k.
+
+With hand-written gradient accumulation the optimizer steps once every k
+micro-batches (`if (i + 1) % k == 0: optimizer.step()`). A scheduler whose
+`step()` sits outside that branch advances k times per update: a schedule sized
+in optimizer updates (OneCycleLR's total_steps, a warmup of N steps, a cosine
+over the run) runs k times too fast, so warmup ends early, the decay finishes a
+k-th of the way through, and OneCycleLR raises "Tried to step ... times" when
+its count runs out. Its first step also comes before the first optimizer.step(),
+which is what PyTorch's scheduler-order warning reports.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import optimizer_steps
+from trainwreck.analyzers.code.tree import Hit, Loop, Tree, dotted, last, receiver
+
+# Constructors of LR schedulers: torch.optim.lr_scheduler's classes (StepLR, OneCycleLR,
+# LambdaLR, ReduceLROnPlateau is stepped per metric and excluded below) and transformers'
+# get_*_schedule_with_warmup factories.
+_SCHEDULER = re.compile(r"(?:LR|_schedule_with_warmup|_schedule)$")
+_PER_METRIC = "ReduceLROnPlateau"
+# The names the PyTorch and Hugging Face examples give a scheduler built elsewhere.
+_SCHEDULER_NAME = re.compile(r"(?i)(?:^|[._])(?:lr_)?sched(?:uler)?$")
+
+
+def _built_by(tree: Tree, constructor: Callable[[str], bool]) -> set[str]:
+    """Names assigned the result of a call whose last name passes `constructor`."""
+    return {
+        dotted(target)
+        for node in tree.nodes
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and constructor(last(node.value))
+        for target in node.targets
+    }
+
+
+def _schedulers(tree: Tree) -> set[str]:
+    """Names built by a scheduler constructor here, or named like one (and not per metric)."""
+    named = {
+        receiver(call) for call in tree.methods("step") if _SCHEDULER_NAME.search(receiver(call))
+    }
+    per_metric = _built_by(tree, lambda name: name == _PER_METRIC)
+    return (named | _built_by(tree, lambda name: bool(_SCHEDULER.search(name)))) - per_metric
+
+
+def _accumulation_branch(tree: Tree, step: ast.Call, loop: Loop) -> ast.If | None:
+    """The `if ... % k ...:` inside `loop` that an optimizer step sits under, if any."""
+    for outer in tree.ancestors(step):
+        if outer is loop:
+            return None
+        if isinstance(outer, ast.If) and any(
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)
+            for node in ast.walk(outer.test)
+        ):
+            return outer
+    return None
+
+
+def _find(tree: Tree) -> list[Hit]:
+    schedulers = _schedulers(tree)
+    for call in tree.methods("step"):
+        if receiver(call) not in schedulers or not (loops := tree.loops(call)):
+            continue
+        steps = optimizer_steps(loops[0])
+        branches = [_accumulation_branch(tree, step, loops[0]) for step in steps]
+        if not steps or None in branches:
+            continue
+        branch = branches[0]
+        if branch is not None and branch not in tree.ancestors(call):
+            every = ast.unparse(branch.test)
+            return [tree.hit(call, scheduler=receiver(call), every=every)]
+    return []
+
+
+DETECTOR = Detector(
+    name="scheduler_stepped_per_micro_batch",
+    title="The LR scheduler steps on every micro-batch while the optimizer steps once per "
+    "accumulation",
+    category="config_error",
+    explain=(
+        "{where}: `{code}` runs on every micro-batch, but the optimizer steps only when "
+        "`{every}`: `{scheduler}` advances once per micro-batch, faster than the updates it "
+        "was sized for"
+    ),
+    find=_find,
+)

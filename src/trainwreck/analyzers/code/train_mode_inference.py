@@ -1,0 +1,126 @@
+"""A module restored from saved weights and run for predictions without being put in eval mode.
+
+`load_state_dict(...)` restores the weights and nothing else: the module stays in
+training mode, the mode every nn.Module is built in. A predict path that never
+calls `.eval()` (or `.train(False)`) on it runs Dropout with a fresh random mask
+on every call and normalises each BatchNorm input by the statistics of its own
+batch, so a single sample is normalised by itself and two calls on the same
+input disagree. The rule fires only when all of these hold, so it errs towards
+staying quiet: the module's class is defined in the same code and holds a
+Dropout or BatchNorm layer (without one the mode changes nothing); the forward
+runs with autograd off or in a function named for prediction, with no
+backward() in that function; and nothing switches that module to eval mode:
+no `.eval()` / `.train(False)` on its name, none in the forward's own function,
+and no call that hands it to a function of the code that calls `.eval()`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import (
+    SAME_MODULE_CALLS,
+    forward_target,
+    method_calls,
+    module_classes,
+)
+from trainwreck.analyzers.code.tree import (
+    Function,
+    Hit,
+    Tree,
+    calls,
+    dotted,
+    keyword,
+    last,
+    receiver,
+)
+
+# Layers whose output depends on the module's mode.
+_MODE_LAYERS = re.compile(r"(?:^|\.)(?:Dropout\w*|AlphaDropout|BatchNorm\w*|SyncBatchNorm)$")
+# Functions a reader takes for a prediction path.
+_PREDICT_FUNCTION = re.compile(r"(?i)^_*(?:predict|infer|inference|classify|__call__|serve)")
+
+
+def _class_built(value: ast.expr, classes: set[str]) -> str | None:
+    """The code's own module class that `value` constructs, through `.to(...)`-style chains."""
+    while isinstance(value, ast.Call):
+        if last(value) in classes and not isinstance(value.func, ast.Attribute):
+            return last(value)
+        if not (isinstance(value.func, ast.Attribute) and value.func.attr in SAME_MODULE_CALLS):
+            return None
+        value = value.func.value
+    return None
+
+
+def _mode_dependent(tree: Tree) -> dict[str, str]:
+    """Restored module names -> their class, for classes that hold Dropout or BatchNorm."""
+    classes = {
+        node.name
+        for node in tree.nodes
+        if isinstance(node, ast.ClassDef)
+        and node.name in module_classes(tree)
+        and any(_MODE_LAYERS.search(dotted(call)) for call in calls(node))
+    }
+    restored = {receiver(call) for call in tree.methods("load_state_dict")}
+    built: dict[str, str] = {}
+    for node in tree.nodes:
+        if isinstance(node, ast.Assign) and (klass := _class_built(node.value, classes)):
+            built.update({dotted(t): klass for t in node.targets if dotted(t) in restored})
+    return built
+
+
+def _switches_off_training(call: ast.Call) -> bool:
+    if last(call) == "eval":
+        return True
+    mode = call.args[0] if call.args else keyword(call, "mode")
+    return last(call) == "train" and isinstance(mode, ast.Constant) and mode.value is False
+
+
+def _switched(tree: Tree, name: str, scope: Function | None) -> bool:
+    """Whether anything in the code puts `name` (or the forward's own scope) in eval mode."""
+    switches = [call for call in tree.calls if _switches_off_training(call)]
+    if any(receiver(call) == name for call in switches):
+        return True
+    if scope is not None and any(tree.function(call) is scope for call in switches):
+        return True
+    switching = {scope.name for call in switches if (scope := tree.function(call)) is not None}
+    return any(
+        last(call) in switching and any(dotted(arg) == name for arg in call.args)
+        for call in tree.calls
+    )
+
+
+def _prediction(tree: Tree, call: ast.Call, scope: Function | None) -> bool:
+    if scope is not None and method_calls(scope, "backward"):
+        return False
+    named = scope is not None and bool(_PREDICT_FUNCTION.match(scope.name))
+    return named or tree.grad_off(call)
+
+
+def _find(tree: Tree) -> list[Hit]:
+    restored = _mode_dependent(tree)
+    hits = []
+    for call in tree.calls:
+        name = forward_target(call)
+        if name not in restored:
+            continue
+        scope = tree.function(call)
+        if _prediction(tree, call, scope) and not _switched(tree, name, scope):
+            hits.append(tree.hit(call, model=name, klass=restored[name]))
+            break
+    return hits
+
+
+DETECTOR = Detector(
+    name="inference_in_train_mode",
+    title="A model restored from saved weights predicts while still in training mode",
+    category="wrong_output",
+    explain=(
+        "{where}: `{code}` runs `{model}` (a {klass}, restored with load_state_dict and holding "
+        "Dropout/BatchNorm) for predictions, and nothing in the code calls `{model}.eval()`, "
+        "so Dropout stays on and BatchNorm normalises each batch by its own statistics"
+    ),
+    find=_find,
+)
