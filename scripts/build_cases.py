@@ -49,6 +49,7 @@ MEASURED_BATCHES = (
     "batch-12",
     "batch-13",
     "batch-14",
+    "batch-15",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
