@@ -1,0 +1,1 @@
+        return {"loss": loss, "preds": preds, "targets": targets}
