@@ -316,3 +316,13 @@ def test_padding_to_max_length_names_short_texts_padded_to_512() -> None:
         "tokenizer-pads-every-batch-to-max-length",
     )
     _decides("code.padding_to_max_length", case)
+
+
+def test_inference_in_train_mode_names_evaluation_never_switched_to_eval() -> None:
+    """r16D-pytorch-val-accuracy-chance-despite-train-99-repro (batch-16): without the detector
+    a page for targets misaligned with inputs leads; evaluate() never calls model.eval()."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-16" / "r16D-pytorch-val-accuracy-chance-despite-train-99-repro",
+        "inference-in-train-mode-dropout-active",
+    )
+    _decides("code.inference_in_train_mode", case)

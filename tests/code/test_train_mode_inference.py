@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import BATCH_15, file_findings, fires
+from code_helpers import BATCH_15, BATCH_16, file_findings, fires
 
 ID = "code.inference_in_train_mode"
 NET = """
@@ -63,5 +63,29 @@ def test_quiet_when_the_forward_trains() -> None:
     assert not fires(source, ID)
 
 
-def test_quiet_when_the_weights_are_never_restored() -> None:
-    assert not fires(_source().replace('model.load_state_dict(torch.load("best.pt"))', ""), ID)
+def test_fires_on_evaluation_of_a_model_trained_in_the_same_script() -> None:
+    """r16D (batch-16): evaluate() runs the module-level model under no_grad, never in eval."""
+    found = file_findings(
+        BATCH_16 / "r16D-pytorch-val-accuracy-chance-despite-train-99-repro" / "train.py"
+    )[ID]
+    assert found.values["klass"] == "FaultNet"
+
+
+LOCAL = """
+def train():
+    model = Net()
+    model.eval()
+
+def predict():
+    model = Net()
+    model.load_state_dict(torch.load("best.pt"))
+    with torch.no_grad():
+        return model(x)
+"""
+
+
+def test_an_eval_on_another_functions_local_model_does_not_count() -> None:
+    """r16E (batch-16): train() calls model.eval() on its own model; predict() builds another."""
+    assert fires(NET.format(kind="BatchNorm1d(8)", layer="bn") + LOCAL, ID)
+    switched = LOCAL.replace("with torch.no_grad():", "model.eval()\n    with torch.no_grad():")
+    assert not fires(NET.format(kind="BatchNorm1d(8)", layer="bn") + switched, ID)

@@ -1,17 +1,18 @@
-"""A module restored from saved weights and run for predictions without being put in eval mode.
+"""A Dropout/BatchNorm model run for predictions without being put in eval mode.
 
-`load_state_dict(...)` restores the weights and nothing else: the module stays in
-training mode, the mode every nn.Module is built in. A predict path that never
-calls `.eval()` (or `.train(False)`) on it runs Dropout with a fresh random mask
+Every nn.Module is built in training mode, and neither `load_state_dict(...)` nor
+`torch.no_grad()` changes that. An evaluation or predict path that never calls
+`.eval()` (or `.train(False)`) on the model runs Dropout with a fresh random mask
 on every call and normalises each BatchNorm input by the statistics of its own
-batch, so a single sample is normalised by itself and two calls on the same
-input disagree. The rule fires only when all of these hold, so it errs towards
-staying quiet: the module's class is defined in the same code and holds a
-Dropout or BatchNorm layer (without one the mode changes nothing); the forward
-runs with autograd off or in a function named for prediction, with no
-backward() in that function; and nothing switches that module to eval mode:
-no `.eval()` / `.train(False)` on its name, none in the forward's own function,
-and no call that hands it to a function of the code that calls `.eval()`.
+batch, so a single sample is normalised by itself, a validation batch of one
+class looks like every other, and two calls on the same input disagree. The rule
+fires only when all of these hold, so it errs towards staying quiet: the model's
+class is defined in the same code and holds a Dropout or BatchNorm layer (without
+one the mode changes nothing); the forward runs with autograd off or in a function
+named for prediction, with no backward() in that function; and nothing switches
+that model to eval mode: no `.eval()` / `.train(False)` on its name (in the
+forward's own function, for a name local to one), none in that function at all,
+and no call there that hands it to a function of the code that calls `.eval()`.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def _class_built(value: ast.expr, classes: set[str]) -> str | None:
 
 
 def _mode_dependent(tree: Tree) -> dict[str, str]:
-    """Restored module names -> their class, for classes that hold Dropout or BatchNorm."""
+    """Names built from the code's own module classes that hold Dropout or BatchNorm."""
     classes = {
         node.name
         for node in tree.nodes
@@ -63,11 +64,10 @@ def _mode_dependent(tree: Tree) -> dict[str, str]:
         and node.name in module_classes(tree)
         and any(_MODE_LAYERS.search(dotted(call)) for call in calls(node))
     }
-    restored = {receiver(call) for call in tree.methods("load_state_dict")}
     built: dict[str, str] = {}
     for node in tree.nodes:
         if isinstance(node, ast.Assign) and (klass := _class_built(node.value, classes)):
-            built.update({dotted(t): klass for t in node.targets if dotted(t) in restored})
+            built.update({dotted(t): klass for t in node.targets})
     return built
 
 
@@ -79,16 +79,31 @@ def _switches_off_training(call: ast.Call) -> bool:
 
 
 def _switched(tree: Tree, name: str, scope: Function | None) -> bool:
-    """Whether anything in the code puts `name` (or the forward's own scope) in eval mode."""
+    """Whether anything in the code puts `name` (or the forward's own scope) in eval mode.
+
+    A local name is its function's own: `model.eval()` in train() says nothing of the
+    `model` that predict() builds; an attribute (`self.model`) is shared by the class."""
     switches = [call for call in tree.calls if _switches_off_training(call)]
-    if any(receiver(call) == name for call in switches):
+    shared = "." in name or _module_level(tree, name)
+    if any(
+        receiver(call) == name and (shared or tree.function(call) is scope) for call in switches
+    ):
         return True
     if scope is not None and any(tree.function(call) is scope for call in switches):
         return True
-    switching = {scope.name for call in switches if (scope := tree.function(call)) is not None}
+    switching = {f.name for call in switches if (f := tree.function(call)) is not None}
     return any(
         last(call) in switching and any(dotted(arg) == name for arg in call.args)
         for call in tree.calls
+        if shared or tree.function(call) is scope
+    )
+
+
+def _module_level(tree: Tree, name: str) -> bool:
+    """A name the module binds at its top level: every function that uses it shares it."""
+    return any(
+        isinstance(node, ast.Assign) and any(dotted(t) == name for t in node.targets)
+        for node in tree.root.body
     )
 
 
@@ -115,12 +130,12 @@ def _find(tree: Tree) -> list[Hit]:
 
 DETECTOR = Detector(
     name="inference_in_train_mode",
-    title="A model restored from saved weights predicts while still in training mode",
+    title="A model with Dropout or BatchNorm predicts while still in training mode",
     category="wrong_output",
     explain=(
-        "{where}: `{code}` runs `{model}` (a {klass}, restored with load_state_dict and holding "
-        "Dropout/BatchNorm) for predictions, and nothing in the code calls `{model}.eval()`, "
-        "so Dropout stays on and BatchNorm normalises each batch by its own statistics"
+        "{where}: `{code}` runs `{model}` (a {klass}, which holds Dropout/BatchNorm) for "
+        "predictions, and nothing in the code calls `{model}.eval()` first, so Dropout stays on "
+        "and BatchNorm normalises each batch by its own statistics"
     ),
     find=_find,
 )
