@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import indexes_a_result, item_methods
+from trainwreck.analyzers.code.names import indexes_a_result, item_methods, item_subscripts
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, dotted, last, receiver
 
 # Calls that turn text or samples into features: a tokenizer, an encoder, a transform.
@@ -54,24 +54,11 @@ def _reduced(call: ast.Call) -> str:
 
 def _reduction_hit(tree: Tree, function: Function) -> Hit | None:
     """A statistic of a stored array that the same __getitem__ also indexes by its index."""
-    indexed = {dotted(node.value) for node in _item_subscripts(function)}
+    indexed = {dotted(node.value) for node in item_subscripts(function)}
     for call in calls(function):
         if (whole := _reduced(call)) and whole in indexed:
             return tree.hit(call, whole=whole, does="computes a statistic over")
     return None
-
-
-def _item_subscripts(function: Function) -> list[ast.Subscript]:
-    """`v[idx]` with the method's own index argument."""
-    arguments = function.args.args
-    index = arguments[1].arg if len(arguments) > 1 else None
-    return [
-        node
-        for node in ast.walk(function)
-        if isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Name)
-        and node.slice.id == index
-    ]
 
 
 def _find(tree: Tree) -> list[Hit]:

@@ -14,31 +14,18 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Loop, Tree, dotted, last, receiver
+from trainwreck.analyzers.code.names import bound_to, optimizer_steps
+from trainwreck.analyzers.code.tree import Hit, Loop, Tree, receiver
 
 # Constructors of LR schedulers: torch.optim.lr_scheduler's classes (StepLR, OneCycleLR,
 # LambdaLR, ReduceLROnPlateau is stepped per metric and excluded below) and transformers'
 # get_*_schedule_with_warmup factories.
 _SCHEDULER = re.compile(r"(?:LR|_schedule_with_warmup|_schedule)$")
-_PER_METRIC = "ReduceLROnPlateau"
+_PER_METRIC = re.compile(r"(?:^|\.)ReduceLROnPlateau$")
 # The names the PyTorch and Hugging Face examples give a scheduler built elsewhere.
 _SCHEDULER_NAME = re.compile(r"(?i)(?:^|[._])(?:lr_)?sched(?:uler)?$")
-
-
-def _built_by(tree: Tree, constructor: Callable[[str], bool]) -> set[str]:
-    """Names assigned the result of a call whose last name passes `constructor`."""
-    return {
-        dotted(target)
-        for node in tree.nodes
-        if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and constructor(last(node.value))
-        for target in node.targets
-    }
 
 
 def _schedulers(tree: Tree) -> set[str]:
@@ -46,8 +33,7 @@ def _schedulers(tree: Tree) -> set[str]:
     named = {
         receiver(call) for call in tree.methods("step") if _SCHEDULER_NAME.search(receiver(call))
     }
-    per_metric = _built_by(tree, lambda name: name == _PER_METRIC)
-    return (named | _built_by(tree, lambda name: bool(_SCHEDULER.search(name)))) - per_metric
+    return (named | bound_to(tree, _SCHEDULER)) - bound_to(tree, _PER_METRIC)
 
 
 def _accumulation_branch(tree: Tree, step: ast.Call, loop: Loop) -> ast.If | None:

@@ -165,10 +165,11 @@ def model_names(tree: Tree) -> set[str]:
             found.update(dotted(target) for target in node.targets)
         elif isinstance(node, ast.Call) and last(node) in _MODULE_METHODS and receiver(node):
             found.add(receiver(node))
-    return found - _bound_to(tree, _NOT_A_MODULE) - {""}
+    return found - bound_to(tree, _NOT_A_MODULE) - {""}
 
 
-def _bound_to(tree: Tree, pattern: re.Pattern[str]) -> set[str]:
+def bound_to(tree: Tree, pattern: re.Pattern[str]) -> set[str]:
+    """Names assigned a value whose dotted name matches `pattern` (`x = Net.from_pretrained()`)."""
     return {
         dotted(target)
         for node in tree.nodes
@@ -179,7 +180,7 @@ def _bound_to(tree: Tree, pattern: re.Pattern[str]) -> set[str]:
 
 def loaded_models(tree: Tree) -> set[str]:
     """Names bound to a loaded pretrained or saved module (`X.from_pretrained(...)`)."""
-    return _bound_to(tree, _LOADERS) - _bound_to(tree, _NOT_A_MODULE)
+    return bound_to(tree, _LOADERS) - bound_to(tree, _NOT_A_MODULE)
 
 
 def forward_target(call: ast.Call) -> str:
@@ -276,17 +277,33 @@ def item_methods(tree: Tree) -> list[Function]:
     ]
 
 
+def item_subscripts(function: Function) -> list[ast.Subscript]:
+    """`v[idx]` inside a `__getitem__`, indexed by the method's own index argument."""
+    arguments = function.args.args
+    if len(arguments) < _SELF_AND_INDEX:
+        return []
+    index = arguments[1].arg
+    return [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == index
+    ]
+
+
 def indexes_a_result(function: Function) -> bool:
     """A `__getitem__` picks its item out of something it computed: `v[idx]` on a name that
     is not the dataset's own storage (`self.texts[idx]` reads storage)."""
-    arguments = function.args.args
-    if len(arguments) < _SELF_AND_INDEX:
-        return False
-    index = arguments[1].arg
-    return any(
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Name)
-        and node.slice.id == index
-        and not dotted(node.value).startswith("self.")
-        for node in ast.walk(function)
-    )
+    return any(not dotted(node.value).startswith("self.") for node in item_subscripts(function))
+
+
+def constructor(value: ast.expr) -> str:
+    """The call a module expression was built by: `Net` for `Net().to(device).half()`."""
+    while (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in SAME_MODULE_CALLS
+    ):
+        value = value.func.value
+    return last(value) if isinstance(value, ast.Call) else ""

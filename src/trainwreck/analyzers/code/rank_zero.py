@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import SAME_MODULE_CALLS
+from trainwreck.analyzers.code.names import constructor
 from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, keyword, last, receiver
 
 # torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
@@ -157,6 +158,18 @@ def _find(tree: Tree) -> list[Hit]:
     return _branch_hits(tree) + _decorated_hits(tree)
 
 
+DETECTOR = Detector(
+    name="collective_in_rank_zero_branch",
+    title="A collective is called on only some ranks (inside a rank-0-only branch)",
+    category="hang",
+    explain=(
+        "{where}: `{code}` calls {collective}, a collective every rank must enter, under "
+        "`{test}`, so the other ranks never match it and the job waits until the timeout"
+    ),
+    find=_find,
+)
+
+
 def _builder(tree: Tree, wrapped: ast.expr) -> str:
     """The constructor the wrapped module came from: `Net` for `Net().to(rank)` or a name
     bound to one."""
@@ -170,11 +183,7 @@ def _builder(tree: Tree, wrapped: ast.expr) -> str:
             and any(dotted(target) == wrapped.id for target in node.targets)
         ]
         wrapped = bound[0] if bound else wrapped
-    while isinstance(wrapped, ast.Call) and isinstance(wrapped.func, ast.Attribute):
-        if wrapped.func.attr not in SAME_MODULE_CALLS:
-            break
-        wrapped = wrapped.func.value
-    return last(wrapped) if isinstance(wrapped, ast.Call) else ""
+    return constructor(wrapped)
 
 
 def _buffered(tree: Tree, wrapped: ast.expr) -> bool:
@@ -207,49 +216,32 @@ def _runs_wrapper(call: ast.Call, wrapped: set[str]) -> str | None:
     return next((dotted(arg) for arg in call.args if dotted(arg) in wrapped), None)
 
 
+def _main_side_calls(tree: Tree) -> Iterator[tuple[ast.If, ast.Call]]:
+    """Every call that only the main rank makes: in the main-rank arm of a rank test."""
+    for node in tree.nodes:
+        if isinstance(node, ast.If) and _rank_test(node.test):
+            for statements, runs in _arms(node):
+                if runs == "main":
+                    for statement in statements:
+                        for call in calls(statement):
+                            yield node, call
+
+
 def _find_ddp_forward(tree: Tree) -> list[Hit]:
     wrapped = _ddp_models(tree)
     if not wrapped:
         return []
-    for node in tree.nodes:
-        if not isinstance(node, ast.If) or not _rank_test(node.test):
-            continue
-        for statements, runs in _arms(node):
-            if runs != "main":
-                continue
-            for statement in statements:
-                for call in calls(statement):
-                    if (model := _runs_wrapper(call, wrapped)) is not None:
-                        return [tree.hit(call, model=model, test=ast.unparse(node.test))]
+    for node, call in _main_side_calls(tree):
+        if (model := _runs_wrapper(call, wrapped)) is not None:
+            return [tree.hit(call, model=model, test=ast.unparse(node.test))]
     return []
-
-
-DETECTOR = Detector(
-    name="collective_in_rank_zero_branch",
-    title="A collective is called on only some ranks (inside a rank-0-only branch)",
-    category="hang",
-    explain=(
-        "{where}: `{code}` calls {collective}, a collective every rank must enter, under "
-        "`{test}`, so the other ranks never match it and the job waits until the timeout"
-    ),
-    find=_find,
-)
 
 
 def _find_sharded_save(tree: Tree) -> list[Hit]:
     """save_model / get_state_dict on the main-rank side of a rank test."""
-    for node in tree.nodes:
-        if isinstance(node, ast.If) and _rank_test(node.test):
-            for statements, runs in _arms(node):
-                saves = [
-                    call
-                    for statement in statements
-                    for call in calls(statement)
-                    if last(call) in _SHARDED_SAVES and runs == "main"
-                ]
-                if saves:
-                    test = ast.unparse(node.test)
-                    return [tree.hit(saves[0], save=dotted(saves[0]), test=test)]
+    for node, call in _main_side_calls(tree):
+        if last(call) in _SHARDED_SAVES:
+            return [tree.hit(call, save=dotted(call), test=ast.unparse(node.test))]
     return []
 
 

@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import item_methods
+from trainwreck.analyzers.code.names import bound_to, item_methods
 from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, last, receiver
 
 # Constructors of Hugging Face tokenizers: the `tokenizers` classes (ByteLevelBPETokenizer,
@@ -28,14 +28,7 @@ _SWITCH = "TOKENIZERS_PARALLELISM"
 
 def _tokenizers(tree: Tree) -> set[str]:
     """Names bound to a tokenizer built here, and the `self.` attributes that keep one."""
-    built = {
-        dotted(target)
-        for node in tree.nodes
-        if isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and _TOKENIZER.search(dotted(node.value.func))
-        for target in node.targets
-    }
+    built = bound_to(tree, _TOKENIZER)
     kept = {
         dotted(target)
         for node in tree.nodes
@@ -57,7 +50,8 @@ def _find(tree: Tree) -> list[Hit]:
         call
         for function in item_methods(tree)
         for call in calls(function)
-        if _encodes(call, tokenizers) or (last(call) in _ENCODES and "tokenizer" in receiver(call))
+        if last(call) in _ENCODES
+        and (receiver(call) in tokenizers or "tokenizer" in receiver(call).lower())
     ]
     if not in_items:
         return []

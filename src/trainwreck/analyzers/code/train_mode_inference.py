@@ -22,7 +22,7 @@ import re
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import (
-    SAME_MODULE_CALLS,
+    constructor,
     forward_target,
     method_calls,
     module_classes,
@@ -44,17 +44,6 @@ _MODE_LAYERS = re.compile(r"(?:^|\.)(?:Dropout\w*|AlphaDropout|BatchNorm\w*|Sync
 _PREDICT_FUNCTION = re.compile(r"(?i)^_*(?:predict|infer|inference|classify|__call__|serve)")
 
 
-def _class_built(value: ast.expr, classes: set[str]) -> str | None:
-    """The code's own module class that `value` constructs, through `.to(...)`-style chains."""
-    while isinstance(value, ast.Call):
-        if last(value) in classes and not isinstance(value.func, ast.Attribute):
-            return last(value)
-        if not (isinstance(value.func, ast.Attribute) and value.func.attr in SAME_MODULE_CALLS):
-            return None
-        value = value.func.value
-    return None
-
-
 def _mode_dependent(tree: Tree) -> dict[str, str]:
     """Names built from the code's own module classes that hold Dropout or BatchNorm."""
     classes = {
@@ -66,7 +55,7 @@ def _mode_dependent(tree: Tree) -> dict[str, str]:
     }
     built: dict[str, str] = {}
     for node in tree.nodes:
-        if isinstance(node, ast.Assign) and (klass := _class_built(node.value, classes)):
+        if isinstance(node, ast.Assign) and (klass := constructor(node.value)) in classes:
             built.update({dotted(t): klass for t in node.targets})
     return built
 
@@ -115,17 +104,15 @@ def _prediction(tree: Tree, call: ast.Call, scope: Function | None) -> bool:
 
 
 def _find(tree: Tree) -> list[Hit]:
-    restored = _mode_dependent(tree)
-    hits = []
+    models = _mode_dependent(tree)
     for call in tree.calls:
         name = forward_target(call)
-        if name not in restored:
+        if name not in models:
             continue
         scope = tree.function(call)
         if _prediction(tree, call, scope) and not _switched(tree, name, scope):
-            hits.append(tree.hit(call, model=name, klass=restored[name]))
-            break
-    return hits
+            return [tree.hit(call, model=name, klass=models[name])]
+    return []
 
 
 DETECTOR = Detector(
