@@ -50,6 +50,7 @@ MEASURED_BATCHES = (
     "batch-13",
     "batch-14",
     "batch-15",
+    "batch-16",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
