@@ -18,7 +18,7 @@ from trainwreck.cases.index import (
     CaseIndex,
 )
 from trainwreck.cases.normalize import words
-from trainwreck.cases.records import CaseRecord
+from trainwreck.cases.records import CaseRecord, thread_key
 
 PEFT = (
     "ValueError: Target modules ['q_proj', 'v_proj'] not found in the base model. "
@@ -120,3 +120,13 @@ def test_a_left_out_thread_weighs_as_if_it_had_never_been_indexed() -> None:
         (s.record.id, s.similarity) for s in rebuilt
     ]
     assert all(s.record.id != "peft" for s in left_out)
+
+
+def test_a_left_out_record_id_is_matched_whatever_its_case() -> None:
+    """`load_memory` case-folds what it excludes; a reproduction named `r16D-...` must still
+    leave its own record out (batch-15 and -16 reproductions found themselves before)."""
+    records = [record("r16D-peft-repro", PEFT), *filler(300)]
+    found = CaseIndex([("bundled", records)]).search(
+        [words(PEFT)], 3, exclude=frozenset({thread_key("r16D-peft-repro")})
+    )
+    assert all(s.record.id != "r16D-peft-repro" for s in found)

@@ -126,7 +126,8 @@ class CaseIndex:
         skipped = frozenset(
             n
             for n, e in enumerate(self.entries)
-            if exclude and (thread_key(e.record.source) in exclude or e.record.id in exclude)
+            if exclude
+            and (thread_key(e.record.source) in exclude or thread_key(e.record.id) in exclude)
         )
         weights = self._without(skipped)
         seen = frozenset().union(*query) if query else frozenset()
