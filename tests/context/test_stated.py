@@ -331,3 +331,33 @@ def test_a_worker_killed_for_memory_is_the_oom_kind_of_crash() -> None:
         "by signal: Killed"
     )
     assert stated is not None and stated.category == "oom", stated
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # "val macro-F1 0.71" is a value; the loss that "is nan" is the statement
+        ("r16D-pytorch-multilabel-loss-nan-second-epoch-repro", "nan_inf"),
+        # "--gpu-memory-utilization 0.8" is a memory budget, the outputs are "gibberish"
+        ("t16C-vllm-deepseek-r1-awq-gibberish-after-upgrade", "wrong_output"),
+        # "training never starts: it fails immediately ... with the traceback below"
+        ("t16B-peft-falcon-lora-training-fails-at-get-peft-model", None),
+    ],
+)
+def test_batch_16_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-16"))
+    assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("macro-F1 is 0.0 on every epoch", "wrong_output"),
+        ("macro-F1 0.71 after the first epoch, then the loss is nan", "nan_inf"),
+        ("GPU utilization is 30% on every step", "slow_throughput"),
+        ("with --gpu-memory-utilization 0.9 it answers in gibberish", "wrong_output"),
+    ],
+)
+def test_a_metric_value_and_a_memory_budget_state_nothing(text: str, category: str) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated

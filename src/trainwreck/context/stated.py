@@ -103,7 +103,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "the loss slowly creeps up" describes a curve, not a slow run
             r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|throughput|"
             r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
-            r"low (?:gpu )?utili[sz]ation|utili[sz]ation (?:is )?(?:low|only|\d)|"
+            # "--gpu-memory-utilization 0.8" is a memory budget, not a complaint about speed
+            r"low (?:gpu )?utili[sz]ation|(?<!memory.)utili[sz]ation (?:is )?(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
@@ -122,7 +123,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "wrong_output",
         re.compile(
-            r"gibberish|garbage|nonsense|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
+            r"gibberish|garbage|nonsense|meaningless|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
             r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"
@@ -139,7 +140,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
             r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|map|wer)\b "
             r"(?:\w+ )?(?:is |are )?(?:wrong|worse|"
-            r"zero|0|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
+            # "f1 is 0.0" reads zero; "macro-f1 0.71" is a value, not a complaint
+            r"zero|0(?:\.0+)?(?![.\d])|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
             r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
             r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
             r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
@@ -255,7 +257,9 @@ _WORKED_AROUND = re.compile(
 )
 
 # "Training never starts" beside a reported error is that error's consequence, not a hang.
-_ERROR_REPORTED = re.compile(r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fails? with)")
+_ERROR_REPORTED = re.compile(
+    r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fail(?:s|ed)?\b|traceback)"
+)
 _NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
 
 
