@@ -326,3 +326,29 @@ def test_inference_in_train_mode_names_evaluation_never_switched_to_eval() -> No
         "inference-in-train-mode-dropout-active",
     )
     _decides("code.inference_in_train_mode", case)
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "r16D-transformers-bert-loss-stuck-at-chance-repro",
+        "r16E-pytorch-loss-frozen-after-epoch1-repro",
+    ],
+)
+def test_schedule_length_names_a_schedule_that_ran_out_after_one_epoch(slug: str) -> None:
+    """batch-16: num_training_steps=EPOCHS and =len(train_loader) under an epoch loop; without
+    the detector a page for frozen parameters or an LR not scaled to the GPU count leads."""
+    _decides(
+        "code.schedule_shorter_than_training",
+        folder_case(FIRST_SIGHT / "batch-16" / slug, "lr-decayed-to-zero-early"),
+    )
+
+
+def test_infinite_fill_names_the_fully_masked_rows_of_a_padded_batch() -> None:
+    """r16D-pytorch-attention-classifier-loss-nan-early-repro (batch-16): without the detector
+    the generic NaN-loss page leads; the attention fills padding with -inf before its softmax."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-16" / "r16D-pytorch-attention-classifier-loss-nan-early-repro",
+        "attention-fully-masked-row-nan",
+    )
+    _decides("code.infinite_fill_before_softmax", case)

@@ -47,3 +47,44 @@ def test_the_masked_attention_pool_gets_the_softmax_page() -> None:
         BATCH_14 / "r14d-pytorch-attention-pool-cnn-loss-nan-first-epoch-repro"
     )
     assert report.hypotheses[0].id == "softmax-without-max-shift-overflows"
+
+
+FILL = "code.infinite_fill_before_softmax"
+ATTENTION = """
+def forward(self, x, pad):
+    s = q @ k.transpose(-2, -1) / self.scale
+    s = {fill}
+    return s.softmax(-1) @ v
+"""
+
+
+@pytest.mark.parametrize(
+    "fill",
+    [
+        's.masked_fill(pad[:, None, None, :], float("-inf"))',
+        "s.masked_fill(mask == 0, -math.inf)",
+        "s.masked_fill(mask=key_padding, value=-float('inf'))",
+        "torch.where(attention_mask.bool(), s, float('-inf'))",
+    ],
+)
+def test_a_padding_mask_filled_with_minus_infinity_before_softmax_fires(fill: str) -> None:
+    assert fires(ATTENTION.format(fill=fill), FILL)
+
+
+@pytest.mark.parametrize(
+    "fill",
+    [
+        # a causal mask always leaves the diagonal: no row is fully masked
+        's.masked_fill(causal_mask == 0, float("-inf"))',
+        "s.masked_fill(torch.triu(ones, 1).bool(), float('-inf'))",
+        # a finite fill value: a fully masked row is uniform, not NaN
+        "s.masked_fill(pad, torch.finfo(s.dtype).min)",
+        "s.masked_fill(pad, -1e9)",
+    ],
+)
+def test_causal_masks_and_finite_fills_stay_quiet(fill: str) -> None:
+    assert not fires(ATTENTION.format(fill=fill), FILL)
+
+
+def test_a_fill_in_a_function_without_softmax_stays_quiet() -> None:
+    assert not fires("def scores(s, pad):\n    return s.masked_fill(pad, float('-inf'))\n", FILL)

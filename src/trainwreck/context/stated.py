@@ -123,8 +123,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "wrong_output",
         re.compile(
-            r"gibberish|garbage|nonsense|meaningless|repetit\w*|repeat\w* (?:\w+ )?(?:tokens?|words?|itself|"
-            r"the same)|wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
+            r"gibberish|garbage|nonsense|meaningless|repetit\w*|"
+            r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
+            r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"
             r"\baccuracy\b(?! (?:metric|function|computation|calculation|callback|code|reward)s?\b)"
@@ -141,7 +142,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|map|wer)\b "
             r"(?:\w+ )?(?:is |are )?(?:wrong|worse|"
             # "f1 is 0.0" reads zero; "macro-f1 0.71" is a value, not a complaint
-            r"zero|0(?:\.0+)?(?![.\d])|low|bad|drops?)|(?:at|near) chance|does ?n[o']t stop generat\w*|"
+            r"zero|0(?:\.0+)?(?![.\d])|low|bad|drops?)|(?:at|near) chance|"
+            r"does ?n[o']t stop generat\w*|"
             r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
             r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
             r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"

@@ -1,0 +1,145 @@
+"""A per-step LR schedule sized to the number of epochs, or to one epoch, in a longer run.
+
+transformers' `get_linear_schedule_with_warmup(optimizer, warmup, num_training_steps)`
+(and its cosine/polynomial siblings, `get_scheduler`, torch's LinearLR and
+PolynomialLR) count calls to `scheduler.step()`: the linear decay reaches 0 after
+`num_training_steps` calls and stays there. Stepped once per batch, the total has
+to be batches per epoch x epochs. Passing the epoch count (`num_training_steps=EPOCHS`)
+ends the schedule after that many batches; passing `len(train_loader)` ends it after
+the first epoch. From then on the learning rate is 0 (or its floor): the loss freezes
+at whatever it reached and accuracy stays where it was, with no error. Stepped once
+per epoch, an epoch-sized total is right and the rule stays quiet.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import bound_to
+from trainwreck.analyzers.code.tree import Hit, Loop, Tree, dotted, keyword, last, receiver
+
+# Each decaying schedule, the keyword of its length, and that keyword's position.
+_LENGTHS = {
+    "get_linear_schedule_with_warmup": ("num_training_steps", 2),
+    "get_cosine_schedule_with_warmup": ("num_training_steps", 2),
+    "get_cosine_with_hard_restarts_schedule_with_warmup": ("num_training_steps", 2),
+    "get_polynomial_decay_schedule_with_warmup": ("num_training_steps", 2),
+    "get_scheduler": ("num_training_steps", 3),
+    "LinearLR": ("total_iters", 3),
+    "PolynomialLR": ("total_iters", 1),
+}
+_EPOCHS = re.compile(r"(?i)epoch")
+# Names the PyTorch and Hugging Face examples give a data loader.
+_LOADER_NAME = re.compile(r"(?i)(?:loader|(?:^|_)dl)$")
+_LOADER = re.compile(r"(?:^|\.)DataLoader$")
+MAX_DEPTH = 3
+
+
+def _length(call: ast.Call) -> ast.expr | None:
+    name, position = _LENGTHS[last(call)]
+    found = keyword(call, name)
+    if found is None and len(call.args) > position:
+        found = call.args[position]
+    return found
+
+
+def _resolved(node: ast.expr, tree: Tree, depth: int = 0) -> ast.expr:
+    """A plain name followed to the one value it is assigned (`total = len(loader)`)."""
+    if depth < MAX_DEPTH and isinstance(node, ast.Name):
+        values = tree.values_of(node.id)
+        if len(values) == 1:
+            return _resolved(values[0], tree, depth + 1)
+    if isinstance(node, ast.Call) and last(node) == "int" and len(node.args) == 1:
+        return _resolved(node.args[0], tree, depth + 1)
+    return node
+
+
+def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
+    """'the epoch count' for `EPOCHS` / `args.epochs`, 'one epoch' for `len(loader)`
+    (divided or not, but never multiplied by anything), else None."""
+    value = _resolved(length, tree)
+    if any(
+        isinstance(named, ast.Name | ast.Attribute) and _EPOCHS.search(dotted(named))
+        for named in (length, value)
+    ):
+        return "the epoch count"
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) for n in ast.walk(value)):
+        return None
+    if any(_EPOCHS.search(dotted(n)) for n in ast.walk(value) if isinstance(n, ast.Name)):
+        return None
+    counted = [
+        dotted(n.args[0])
+        for n in ast.walk(value)
+        if isinstance(n, ast.Call) and last(n) == "len" and len(n.args) == 1
+    ]
+    if counted and all(
+        name in loaders or _LOADER_NAME.search(name.rsplit(".", 1)[-1]) for name in counted
+    ):
+        return "one epoch"
+    return None
+
+
+def _epoch_loop(loop: Loop) -> bool:
+    """`for epoch in range(EPOCHS)`: a loop named for epochs (its target or its bound)."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    return bool(_EPOCHS.search(ast.unparse(loop.target) + " " + ast.unparse(loop.iter)))
+
+
+def _several_epochs(tree: Tree) -> bool:
+    """Some loop in the code runs over epochs and is not `range(1)`."""
+    return any(
+        isinstance(node, ast.For | ast.AsyncFor)
+        and _epoch_loop(node)
+        and ast.unparse(node.iter) not in {"range(1)", "range(0, 1)"}
+        for node in tree.nodes
+    )
+
+
+def _stepped_per_batch(tree: Tree, scheduler: str) -> ast.Call | None:
+    """The `scheduler.step()` whose innermost loop is not an epoch loop."""
+    for call in tree.methods("step"):
+        loops = tree.loops(call)
+        if receiver(call) == scheduler and loops and not _epoch_loop(loops[0]):
+            return call
+    return None
+
+
+def _find(tree: Tree) -> list[Hit]:
+    loaders = bound_to(tree, _LOADER)
+    hits = []
+    for node in tree.nodes:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        call = node.value
+        if last(call) not in _LENGTHS or (length := _length(call)) is None:
+            continue
+        sized = _sized_as(length, tree, loaders)
+        if sized is None or (sized == "one epoch" and not _several_epochs(tree)):
+            continue
+        for target in node.targets:
+            if (step := _stepped_per_batch(tree, dotted(target))) is not None:
+                hits.append(
+                    tree.hit(
+                        call,
+                        sized=sized,
+                        length=ast.unparse(length),
+                        step=ast.unparse(step),
+                    )
+                )
+    return hits
+
+
+DETECTOR = Detector(
+    name="schedule_shorter_than_training",
+    title="A per-step LR schedule sized to the epoch count or to one epoch",
+    category="divergence",
+    explain=(
+        "{where}: `{code}` sizes the schedule to {sized} (`{length}`), but `{step}` runs on "
+        "every batch: the schedule runs out after that many steps, and from there a linear "
+        "decay holds the learning rate at 0 (a cosine one swings it back up)"
+    ),
+    find=_find,
+)
