@@ -352,3 +352,13 @@ def test_infinite_fill_names_the_fully_masked_rows_of_a_padded_batch() -> None:
         "attention-fully-masked-row-nan",
     )
     _decides("code.infinite_fill_before_softmax", case)
+
+
+def test_item_whole_split_names_a_feature_file_reloaded_for_every_sample() -> None:
+    """r16E-pytorch-low-samples-per-sec-repro (batch-16): without the finding the top answers
+    are thread oversubscription and worker counts; __getitem__ np.loads the whole 37 MB file."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-16" / "r16E-pytorch-low-samples-per-sec-repro",
+        "getitem-processes-whole-dataset",
+    )
+    _decides("code.item_processes_whole_split", case)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import BATCH_12, BATCH_15, file_findings, fires
+from code_helpers import BATCH_12, BATCH_15, BATCH_16, file_findings, fires
 
 ID = "code.item_processes_whole_split"
 GETITEM = """
@@ -59,3 +59,22 @@ def test_the_batch_15_sensor_table_is_found() -> None:
     folder = BATCH_15 / "r15E-pytorch-tabular-dataloader-slow-repro"
     found = file_findings(folder / "train.py")[ID]
     assert (found.values["whole"], found.values["line"]) == ("self.X", 30)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("data = np.load(self.features_path)\n        item = data[idx]", True),
+        ("frame = pd.read_csv(self.csv)\n        item = frame.values[idx]", True),
+        ("frame = pd.read_csv(self.csv)\n        item = frame.iloc[idx]", True),
+        ("item = torch.load(self.paths[idx])", False),  # one file per item is the usual layout
+        ("data = np.load(self.features_path, mmap_mode='r')\n        item = data[idx]", False),
+    ],
+)
+def test_a_whole_file_read_per_item_fires(body: str, expected: bool) -> None:
+    assert fires(GETITEM.format(body=body), ID) == expected
+
+
+def test_fires_on_the_batch_16_reproduction_that_reloads_its_features() -> None:
+    found = file_findings(BATCH_16 / "r16E-pytorch-low-samples-per-sec-repro" / "train.py")[ID]
+    assert (found.values["line"], found.values["whole"]) == (46, "self.feat_path")

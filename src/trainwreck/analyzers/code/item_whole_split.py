@@ -7,7 +7,10 @@ split: an epoch costs the split's size squared, and throughput falls as the
 dataset grows (one step per second on a few thousand short texts). Computing a
 statistic of the stored array to normalise row i (`self.X.mean(axis=0)`,
 `np.std(self.X)`) is the same mistake: the column statistics are recomputed over
-all N rows for every sample instead of once.
+all N rows for every sample instead of once. So is reading the whole stored file
+(`np.load(self.features_path)`, `pd.read_csv(self.csv)`) to pick row i out of it: every
+sample reads and parses the full file; a memory-mapped load (`mmap_mode=`) reads only
+the rows it touches and stays quiet.
 """
 
 from __future__ import annotations
@@ -17,7 +20,16 @@ import re
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import indexes_a_result, item_methods, item_subscripts
-from trainwreck.analyzers.code.tree import Function, Hit, Tree, calls, dotted, last, receiver
+from trainwreck.analyzers.code.tree import (
+    Function,
+    Hit,
+    Tree,
+    calls,
+    dotted,
+    keyword,
+    last,
+    receiver,
+)
 
 # Calls that turn text or samples into features: a tokenizer, an encoder, a transform.
 _PROCESSES = re.compile(r"(?i)tok|encode|transform|process|featur")
@@ -39,6 +51,28 @@ def _processing_hit(tree: Tree, function: Function) -> Hit | None:
             and dotted(whole).startswith("self.")
         ):
             return tree.hit(call, whole=dotted(whole), does="processes")
+    return None
+
+
+# Readers that load and parse a whole file (NumPy, torch, pandas, json, pickle).
+_WHOLE_FILE_READERS = frozenset(
+    {"load", "loadtxt", "genfromtxt", "read_csv", "read_parquet", "read_json", "read_pickle"}
+)
+
+
+def _loading_hit(tree: Tree, function: Function) -> Hit | None:
+    """`np.load(self.path)` in a __getitem__ that then indexes what it read."""
+    if not item_subscripts(function):
+        return None
+    for call in calls(function):
+        path = call.args[0] if call.args else None
+        if (
+            last(call) in _WHOLE_FILE_READERS
+            and isinstance(path, ast.Attribute)
+            and dotted(path).startswith("self.")
+            and keyword(call, "mmap_mode") is None
+        ):
+            return tree.hit(call, whole=dotted(path), does="reads")
     return None
 
 
@@ -64,7 +98,11 @@ def _reduction_hit(tree: Tree, function: Function) -> Hit | None:
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for function in item_methods(tree):
-        hit = _processing_hit(tree, function) or _reduction_hit(tree, function)
+        hit = (
+            _processing_hit(tree, function)
+            or _reduction_hit(tree, function)
+            or _loading_hit(tree, function)
+        )
         if hit is not None:
             hits.append(hit)
     return hits
