@@ -362,3 +362,12 @@ def test_item_whole_split_names_a_feature_file_reloaded_for_every_sample() -> No
         "getitem-processes-whole-dataset",
     )
     _decides("code.item_processes_whole_split", case)
+
+
+def test_rank_shard_names_hand_made_shards_that_leave_one_rank_a_batch_more() -> None:
+    """r16E-pytorch-ddp-stuck-first-epoch-repro (batch-16): without the detector a start-up
+    rendezvous page leads; x[rank::world_size] gives rank 0 33 batches and rank 1 32."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-16" / "r16E-pytorch-ddp-stuck-first-epoch-repro", "ddp-uneven-inputs"
+    )
+    _decides("code.data_sharded_by_rank_by_hand", case)
