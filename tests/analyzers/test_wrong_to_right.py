@@ -371,3 +371,14 @@ def test_rank_shard_names_hand_made_shards_that_leave_one_rank_a_batch_more() ->
         FIRST_SIGHT / "batch-16" / "r16E-pytorch-ddp-stuck-first-epoch-repro", "ddp-uneven-inputs"
     )
     _decides("code.data_sharded_by_rank_by_hand", case)
+
+
+def test_batch_std_names_the_last_batch_of_one_sample() -> None:
+    """pytorch-batch-std-last-batch-size1-nan-repro (batch-6): without the detector the
+    generic NaN-loss page leads; forward() divides by x.std(dim=0) and the loader keeps its
+    last batch, which holds one sample."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-6" / "pytorch-batch-std-last-batch-size1-nan-repro",
+        "std-of-single-value-nan",
+    )
+    _decides("code.batch_std_with_bessel_correction", case)
