@@ -198,7 +198,8 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"ImportError|ModuleNotFoundError|undefined symbol|compiled against"
             r"|(?i:is required|(?:could not|cannot|can't|failed to) import)"
             # a version, but not autograd's "is at version 3; expected version 2"
-            r"|(?i:(?<!is at )(?<!expected )\bversion\b)"
+            # (nor the "NCCL version 2.18.6" NCCL appends to every error)
+            r"|(?i:(?<!is at )(?<!expected )(?<!nccl )\bversion\b)"
             # an API the installed release no longer (or not yet) has: "module 'jax' has no
             # attribute 'tree_multimap'", "operator torchvision::nms does not exist"
             r"|module '[\w.]+' has no attribute|operator \w+::\w+ does not exist"

@@ -12,7 +12,16 @@ from __future__ import annotations
 import ast
 import re
 
-from trainwreck.analyzers.code.tree import Function, Tree, calls, dotted, is_method, last, receiver
+from trainwreck.analyzers.code.tree import (
+    Function,
+    Loop,
+    Tree,
+    calls,
+    dotted,
+    is_method,
+    last,
+    receiver,
+)
 
 # Names PyTorch and diffusers examples give modules, with or without `self.`.
 MODEL_WORDS = frozenset(
@@ -307,3 +316,13 @@ def constructor(value: ast.expr) -> str:
     ):
         value = value.func.value
     return last(value) if isinstance(value, ast.Call) else ""
+
+
+EPOCHS = re.compile(r"(?i)epoch")
+
+
+def epoch_loop(loop: Loop) -> bool:
+    """`for epoch in range(EPOCHS)`: a loop named for epochs (its target or its bound)."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    return bool(EPOCHS.search(ast.unparse(loop.target) + " " + ast.unparse(loop.iter)))

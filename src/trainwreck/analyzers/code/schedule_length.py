@@ -17,8 +17,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import bound_to
-from trainwreck.analyzers.code.tree import Hit, Loop, Tree, dotted, keyword, last, receiver
+from trainwreck.analyzers.code.names import EPOCHS, bound_to, epoch_loop
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, receiver
 
 # Each decaying schedule, the keyword of its length, and that keyword's position.
 _LENGTHS = {
@@ -30,7 +30,6 @@ _LENGTHS = {
     "LinearLR": ("total_iters", 3),
     "PolynomialLR": ("total_iters", 1),
 }
-_EPOCHS = re.compile(r"(?i)epoch")
 # Names the PyTorch and Hugging Face examples give a data loader.
 _LOADER_NAME = re.compile(r"(?i)(?:loader|(?:^|_)dl)$")
 _LOADER = re.compile(r"(?:^|\.)DataLoader$")
@@ -61,13 +60,13 @@ def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
     (divided or not, but never multiplied by anything), else None."""
     value = _resolved(length, tree)
     if any(
-        isinstance(named, ast.Name | ast.Attribute) and _EPOCHS.search(dotted(named))
+        isinstance(named, ast.Name | ast.Attribute) and EPOCHS.search(dotted(named))
         for named in (length, value)
     ):
         return "the epoch count"
     if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) for n in ast.walk(value)):
         return None
-    if any(_EPOCHS.search(dotted(n)) for n in ast.walk(value) if isinstance(n, ast.Name)):
+    if any(EPOCHS.search(dotted(n)) for n in ast.walk(value) if isinstance(n, ast.Name)):
         return None
     counted = [
         dotted(n.args[0])
@@ -81,18 +80,11 @@ def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
     return None
 
 
-def _epoch_loop(loop: Loop) -> bool:
-    """`for epoch in range(EPOCHS)`: a loop named for epochs (its target or its bound)."""
-    if not isinstance(loop, ast.For | ast.AsyncFor):
-        return False
-    return bool(_EPOCHS.search(ast.unparse(loop.target) + " " + ast.unparse(loop.iter)))
-
-
 def _several_epochs(tree: Tree) -> bool:
     """Some loop in the code runs over epochs and is not `range(1)`."""
     return any(
         isinstance(node, ast.For | ast.AsyncFor)
-        and _epoch_loop(node)
+        and epoch_loop(node)
         and ast.unparse(node.iter) not in {"range(1)", "range(0, 1)"}
         for node in tree.nodes
     )
@@ -102,7 +94,7 @@ def _stepped_per_batch(tree: Tree, scheduler: str) -> ast.Call | None:
     """The `scheduler.step()` whose innermost loop is not an epoch loop."""
     for call in tree.methods("step"):
         loops = tree.loops(call)
-        if receiver(call) == scheduler and loops and not _epoch_loop(loops[0]):
+        if receiver(call) == scheduler and loops and not epoch_loop(loops[0]):
             return call
     return None
 
