@@ -79,6 +79,11 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         # the pipelines' safety checker; sd-scripts' and the web UI's checks of the VAE's output
         r"Potential NSFW content was detected|NaN (?:detected|found) in latents|produced in VAE"
     ),
+    # llama.cpp's programs, its model format, and the lines its context and loader print
+    "llama-cpp": re.compile(
+        r"(?i:llama[-_.]?cpp)|\bllama-(?:cli|server|bench)\b|\.gguf\b|\bGGUF\b|"
+        r"llama_(?:new_context_with_model|init_from_model|model_load|kv_cache_init)\b|\bggml_\w+"
+    ),
     "tokenizers": re.compile(r"\btokenizers\b|\bTokenizer\b|tokenizer"),
     "datasets": re.compile(r"\bdatasets\b|load_dataset"),
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
@@ -112,6 +117,8 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "tokenizers": "tokenizers",
     "datasets": "datasets",
     "numpy": "numpy",
+    "llama-cpp-python": "llama-cpp",
+    "llama_cpp": "llama-cpp",
 }
 
 

@@ -48,6 +48,7 @@ Framework = Literal[
     "megatron",
     "diffusers",
     "ray",
+    "llama-cpp",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation context for the compiled knowledge base (kb/compiled.py): its pages were
