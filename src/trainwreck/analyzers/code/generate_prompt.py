@@ -25,7 +25,7 @@ _DECODES = frozenset({"decode", "batch_decode"})
 
 def _generated_names(tree: Tree) -> set[str]:
     """Names bound to `model.generate(...)` given token ids (a keyword, a name or **inputs)."""
-    found = set()
+    found: set[str] = set()
     for node in tree.nodes:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
