@@ -361,3 +361,12 @@ def test_batch_16_descriptions_state_their_class(case: str, category: str | None
 def test_a_metric_value_and_a_memory_budget_state_nothing(text: str, category: str) -> None:
     stated = from_symptoms(text)
     assert stated is not None and stated.category == category, stated
+
+
+def test_a_hyphenated_out_of_memory_states_an_oom() -> None:
+    """t17C-llamacpp-oom-default-context-deepseek-v2 (batch-17): "the run dies with an
+    out-of-memory error while allocating the KV buffer" was read as a crash ("dies")."""
+    stated = from_symptoms(
+        "The run dies with an out-of-memory error while allocating the KV buffer"
+    )
+    assert stated is not None and stated.category == "oom", stated
