@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from code_helpers import fires
 
-ID = "code.generate_output_read_with_prompt"
+COUNTED = "code.generate_output_counted_with_prompt"
+DECODED = "code.generate_output_decoded_with_prompt"
 SCRIPT = """
 model = AutoModelForCausalLM.from_pretrained(name)
 input_ids = tokenizer(prompt, return_tensors="pt").input_ids
@@ -19,21 +20,22 @@ def _script(use: str, call: str = "input_ids=input_ids, max_new_tokens=64") -> s
 
 
 @pytest.mark.parametrize(
-    "use",
+    ("use", "finding"),
     [
-        "n = len(outputs[0])",
-        "n = outputs.shape[1]",
-        "text = tokenizer.decode(outputs[0], skip_special_tokens=True)",
-        "texts = tokenizer.batch_decode(outputs)",
+        ("n = len(outputs[0])", COUNTED),
+        ("n = outputs.shape[1]", COUNTED),
+        ("text = tokenizer.decode(outputs[0], skip_special_tokens=True)", DECODED),
+        ("texts = tokenizer.batch_decode(outputs)", DECODED),
     ],
 )
-def test_fires_on_a_whole_output_counted_or_decoded(use: str) -> None:
-    assert fires(_script(use), ID)
+def test_fires_on_a_whole_output_counted_or_decoded(use: str, finding: str) -> None:
+    assert fires(_script(use), finding)
+    assert not fires(_script(use), DECODED if finding == COUNTED else COUNTED)
 
 
 @pytest.mark.parametrize("call", ["**inputs, max_new_tokens=64", "input_ids, max_new_tokens=64"])
 def test_fires_for_the_usual_ways_of_passing_the_prompt(call: str) -> None:
-    assert fires(_script("n = len(outputs[0])", call), ID)
+    assert fires(_script("n = len(outputs[0])", call), COUNTED)
 
 
 @pytest.mark.parametrize(
@@ -50,4 +52,5 @@ def test_fires_for_the_usual_ways_of_passing_the_prompt(call: str) -> None:
     ],
 )
 def test_quiet_when_the_prompt_is_sliced_off_or_not_returned(source: str) -> None:
-    assert not fires(source, ID)
+    assert not fires(source, COUNTED)
+    assert not fires(source, DECODED)

@@ -370,3 +370,13 @@ def test_a_hyphenated_out_of_memory_states_an_oom() -> None:
         "The run dies with an out-of-memory error while allocating the KV buffer"
     )
     assert stated is not None and stated.category == "oom", stated
+
+
+def test_timings_in_minutes_and_seconds_state_slowness() -> None:
+    """t16C-bitsandbytes-4bit-generate-much-slower-than-8bit (batch-16): two run times written
+    as "1m 9.8s" and "6m 55.2s", and "expected 4-bit to be at least as fast", stated nothing."""
+    stated = from_symptoms(
+        "The 8-bit run takes 1m 9.8s, the 4-bit run takes 6m 55.2s. I expected 4-bit to be at "
+        "least as fast."
+    )
+    assert stated is not None and stated.category == "slow_throughput", stated

@@ -112,6 +112,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
+            # "the 4-bit run takes 6m 55.2s", "I expected 4-bit to be at least as fast"
+            r"takes? (?:about |over )?\d+m ?\d+(?:\.\d+)?s\b|"
+            r"expected (?:\w+ ){0,4}(?:at least )?as fast|"
             r"wastes? (?:\w+ ){0,2}(?:minutes?|seconds?|time)|"
             # "about 300 samples per second", "one step per second", "~12 s per epoch"
             # (not a metric's name in a list: "eval_runtime, samples/steps per second")

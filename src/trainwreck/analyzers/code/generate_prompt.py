@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last
@@ -72,25 +73,38 @@ def _use(node: ast.AST, names: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def _find(tree: Tree) -> list[Hit]:
-    if _SEQ2SEQ.search(tree.source):
-        return []
-    names = {name for name in _generated_names(tree) if not _sliced(tree, name)}
-    hits = []
-    for node in tree.nodes:
-        if names and (use := _use(node, names)) is not None:
-            hits.append(tree.hit(node, does=use[0], output=use[1]))
-    return hits
+def _finder(does: str) -> Callable[[Tree], list[Hit]]:
+    def find(tree: Tree) -> list[Hit]:
+        if _SEQ2SEQ.search(tree.source):
+            return []
+        names = {name for name in _generated_names(tree) if not _sliced(tree, name)}
+        hits = []
+        for node in tree.nodes:
+            if names and (use := _use(node, names)) is not None and use[0] == does:
+                hits.append(tree.hit(node, output=use[1]))
+        return hits
+
+    return find
 
 
-DETECTOR = Detector(
-    name="generate_output_read_with_prompt",
-    title="A decoder-only generate() output counted or decoded with its prompt still in front",
+COUNTED = Detector(
+    name="generate_output_counted_with_prompt",
+    title="A decoder-only generate() output counted as new tokens with its prompt still in it",
     category="wrong_output",
     explain=(
-        "{where}: `{code}` {does} `{output}` from generate() whole: for a decoder-only model "
-        "each returned sequence starts with the prompt, so lengths exceed max_new_tokens by the "
-        "prompt's length and decoded answers repeat the prompt"
+        "{where}: `{code}` counts `{output}` from generate() whole: for a decoder-only model each "
+        "returned sequence starts with the prompt, so the count exceeds max_new_tokens by the "
+        "prompt's length"
     ),
-    find=_find,
+    find=_finder("counts"),
+)
+DECODED = Detector(
+    name="generate_output_decoded_with_prompt",
+    title="A decoder-only generate() output decoded with its prompt still in front",
+    category="wrong_output",
+    explain=(
+        "{where}: `{code}` decodes `{output}` from generate() whole: for a decoder-only model the "
+        "text starts with the prompt, so the answer repeats it (and is scored with it)"
+    ),
+    find=_finder("decodes"),
 )
