@@ -196,6 +196,8 @@ def test_an_unsourced_computation_is_flagged_and_a_sourced_one_passes() -> None:
         "(from the error)",
         "(train.log:12)",
         "[kb:vllm-kv-cache-too-small]",
+        # a confirmed case record, as the report cites a similar failure's measured numbers
+        "[case:r16D-pytorch-dataloader-workers-memory-growth-repro]",
         "(--max-model-len 32768)",
         "([assumed] bf16)",
         'as the log says "Maximum concurrency for 32768 tokens"',

@@ -28,7 +28,8 @@ SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("file:line", re.compile(r"\b[\w./-]+\.[A-Za-z]\w*:\d+\b")),  # train.log:2
-    ("cited page", re.compile(r"(?i)https?://|\bkb:[\w-]+|\barxiv\b")),  # [kb:id], a URL
+    # [kb:id], [case:id] (a confirmed case record: its thread or reproduction), a URL
+    ("cited page", re.compile(r"(?i)https?://|\b(?:kb|case):[\w-]+|\barxiv\b")),
     (
         "the run's own output",  # from the error, evidence: fp16, setup: ..., logged
         re.compile(

@@ -20,6 +20,8 @@ from trainwreck.errors import KnowledgeBaseError
 from trainwreck.model import Category, Frozen
 
 BUNDLED = Path(__file__).parent / "data" / "bundled.jsonl"
+# How reports, hypotheses and citations name a record: `case:<id>`.
+CASE_PREFIX = "case:"
 _THREAD = re.compile(r"github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull|discussions)/(\d+)")
 
 # Who established the cause: a maintainer's answer, a merged fix, the reporter after
@@ -87,8 +89,9 @@ def is_web(url: str) -> bool:
 
 
 def source_label(source: str, record_id: str) -> str:
-    """How a report names a record: `owner/repo#123` for a thread, else its id.
+    """How a report names a record: `owner/repo#123` for a thread, else `case:<id>`.
 
-    A reproduction or a team's incident has no thread; its id says more than a path.
+    A reproduction or a team's incident has no thread; its id says more than a path, and
+    the `case:` prefix makes it a citation (the answer checker counts `[case:id]` as one).
     """
-    return thread_label(source) if is_web(source) else record_id
+    return thread_label(source) if is_web(source) else f"{CASE_PREFIX}{record_id}"

@@ -17,7 +17,7 @@ record's own page in 9 of 12 pairs at similarity 0.35-0.55 and 21 of 29 above
 
 from __future__ import annotations
 
-from trainwreck.cases.records import is_web, source_label
+from trainwreck.cases.records import CASE_PREFIX, is_web, source_label
 from trainwreck.model import Citation, Fix, Hypothesis, SimilarCase
 
 # A case hypothesis's score is its similarity times this: a close thread ranks above a
@@ -56,7 +56,7 @@ def _why(case: SimilarCase) -> str:
 def case_hypothesis(case: SimilarCase) -> Hypothesis:
     """A hypothesis whose cause, fix and citation are a confirmed thread's."""
     return Hypothesis(
-        id=f"case:{case.id}",
+        id=f"{CASE_PREFIX}{case.id}",
         title=_title(case),
         category=case.category,
         frameworks=tuple(case.frameworks),
@@ -66,12 +66,12 @@ def case_hypothesis(case: SimilarCase) -> Hypothesis:
         score=round(min(1.0, CASE_SCORE * case.similarity), 4),
         citations=(
             Citation(
-                page=f"case:{case.id}",
+                page=f"{CASE_PREFIX}{case.id}",
                 url=case.source if is_web(case.source) else None,
                 detail=f"where the cause was confirmed ({case.confirmed_by}): {case.source}",
             ),
             *(
-                (Citation(page=f"case:{case.id}", url=case.fix_url, detail="the fix"),)
+                (Citation(page=f"{CASE_PREFIX}{case.id}", url=case.fix_url, detail="the fix"),)
                 if case.fix_url
                 else ()
             ),
@@ -103,5 +103,5 @@ def with_cases(
         case_hypothesis(case) for case in similar if case.page is None or case.page not in shown
     ]
     capped = [h.model_copy(update={"score": min(h.score, cap)}) for h in extra]
-    merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith("case:")))
+    merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith(CASE_PREFIX)))
     return merged[:limit]

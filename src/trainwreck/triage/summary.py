@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from trainwreck.cases.normalize import words
+from trainwreck.cases.records import CASE_PREFIX
 from trainwreck.errors import TrainwreckError, internal_error, why_not_read
 from trainwreck.model import Diagnosis, Evidence
 from trainwreck.pipeline import examine
@@ -61,7 +62,7 @@ def _cause(evidence: Evidence, diagnosis: Diagnosis) -> tuple[str, str]:
         return top.id, top.title
     if diagnosis.similar_cases:
         case = diagnosis.similar_cases[0]
-        return f"case:{case.id}", case.cause
+        return f"{CASE_PREFIX}{case.id}", case.cause
     return signature(evidence)
 
 
