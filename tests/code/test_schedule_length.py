@@ -55,6 +55,12 @@ def test_fires_on_the_batch_16_reproductions(slug: str, line: int, sized: str) -
         ("get_scheduler('linear', optimizer, 0, total)", "total = len(train_loader)"),
         ("get_linear_schedule_with_warmup(optimizer, 0, steps)", "steps = len(train_loader) // 4"),
         ("LinearLR(optimizer, 1.0, 0.0, total_iters=len(train_loader))", ""),
+        # batch-17's reproduction: one epoch's batches counted from the dataset
+        ("get_linear_schedule_with_warmup(optimizer, 0, steps)", "steps = len(train_ds) // BATCH"),
+        (
+            "get_cosine_schedule_with_warmup(optimizer, 0, steps)",
+            "steps = math.ceil(len(train_ds) / args.batch_size)",
+        ),
     ],
 )
 def test_fires_when_the_total_counts_epochs_or_one_epoch(built: str, before: str) -> None:
@@ -73,6 +79,10 @@ def test_fires_when_the_total_counts_epochs_or_one_epoch(built: str, before: str
         _loop(built="get_linear_schedule_with_warmup(optimizer, 0, len(train_loader))", epochs="1"),
         # a sample count is longer than the run, not shorter
         _loop(built="get_linear_schedule_with_warmup(optimizer, 0, len(train_ds))"),
+        _loop(
+            built="get_linear_schedule_with_warmup(optimizer, 0, steps)",
+            before="steps = len(train_ds) // BATCH * EPOCHS",
+        ),
     ],
 )
 def test_quiet_when_the_total_covers_the_run(source: str) -> None:

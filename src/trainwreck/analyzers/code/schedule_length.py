@@ -33,6 +33,8 @@ _LENGTHS = {
 # Names the PyTorch and Hugging Face examples give a data loader.
 _LOADER_NAME = re.compile(r"(?i)(?:loader|(?:^|_)dl)$")
 _LOADER = re.compile(r"(?:^|\.)DataLoader$")
+# A batch size by name: BATCH, batch_size, args.bs, per_device_train_batch_size.
+_BATCH = re.compile(r"(?i)batch|(?:^|[._])bs$")
 MAX_DEPTH = 3
 
 
@@ -56,8 +58,8 @@ def _resolved(node: ast.expr, tree: Tree, depth: int = 0) -> ast.expr:
 
 
 def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
-    """'the epoch count' for `EPOCHS` / `args.epochs`, 'one epoch' for `len(loader)`
-    (divided or not, but never multiplied by anything), else None."""
+    """'the epoch count' for `EPOCHS` / `args.epochs`, 'one epoch' for `len(loader)` (divided
+    or not) or `len(dataset) // batch_size`, never multiplied by anything; else None."""
     value = _resolved(length, tree)
     if any(
         isinstance(named, ast.Name | ast.Attribute) and EPOCHS.search(dotted(named))
@@ -77,7 +79,19 @@ def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
         name in loaders or _LOADER_NAME.search(name.rsplit(".", 1)[-1]) for name in counted
     ):
         return "one epoch"
+    if counted and _divided_by_batch(value):
+        return "one epoch"
     return None
+
+
+def _divided_by_batch(value: ast.expr) -> bool:
+    """`len(train_ds) // BATCH`, `math.ceil(len(ds) / args.batch_size)`: one epoch's batches."""
+    return any(
+        isinstance(n, ast.BinOp)
+        and isinstance(n.op, ast.Div | ast.FloorDiv)
+        and _BATCH.search(dotted(n.right) or ast.unparse(n.right))
+        for n in ast.walk(value)
+    )
 
 
 def _several_epochs(tree: Tree) -> bool:
