@@ -1,0 +1,18 @@
+CUDA_VISIBLE_DEVICES=7 python src/train_bash.py \
+    --stage pt \
+    --model_name_or_path /model/chatglm3-6b-model/ \
+    --do_train \
+    --dataset data1 \
+    --finetuning_type lora \
+    --lora_target q_proj,v_proj \
+    --output_dir path_to_pt_checkpoint \
+    --overwrite_cache \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 4 \
+    --lr_scheduler_type cosine \
+    --logging_steps 10 \
+    --save_steps 1000 \
+    --learning_rate 5e-5 \
+    --num_train_epochs 3.0 \
+    --plot_loss \
+    --fp16

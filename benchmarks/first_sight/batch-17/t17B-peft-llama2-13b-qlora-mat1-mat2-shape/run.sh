@@ -1,0 +1,18 @@
+CUDA_VISIBLE_DEVICES=0 python src/train_bash.py \
+    --stage sft \
+    --model_name_or_path meta-llama/Llama-2-13b-hf \
+    --do_train \
+    --dataset oaast_sft \
+    --finetuning_type lora \
+    --quantization_bit 4 \
+    --output_dir /workspace/llama-2-output \
+    --overwrite_cache \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 4 \
+    --lr_scheduler_type cosine \
+    --logging_steps 10 \
+    --save_steps 100 \
+    --learning_rate 2e-5 \
+    --num_train_epochs 0.5 \
+    --plot_loss \
+    --fp16

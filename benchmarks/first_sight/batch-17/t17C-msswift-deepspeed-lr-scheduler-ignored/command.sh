@@ -1,0 +1,2 @@
+--deepspeed default-zero2 \
+--lr_scheduler_type cosine \
