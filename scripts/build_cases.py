@@ -51,6 +51,8 @@ MEASURED_BATCHES = (
     "batch-14",
     "batch-15",
     "batch-16",
+    "batch-17",
+    "batch-18",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
