@@ -382,3 +382,24 @@ def test_batch_std_names_the_last_batch_of_one_sample() -> None:
         "std-of-single-value-nan",
     )
     _decides("code.batch_std_with_bessel_correction", case)
+
+
+def test_module_freeze_names_a_freeze_flag_set_on_the_module() -> None:
+    """r18E-transformers-frozen-encoder-still-changes-repro (batch-18): without the detector a
+    linear-probe slowness record leads; model.bert.requires_grad = False froze nothing."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-18" / "r18E-transformers-frozen-encoder-still-changes-repro",
+        "freeze-flag-never-reaches-parameters",
+    )
+    _decides("code.requires_grad_set_on_module", case)
+
+
+def test_schedule_length_reads_one_epoch_counted_from_the_dataset() -> None:
+    """r17D-pytorch-loss-flat-after-first-epoch-repro (batch-17): num_training_steps =
+    len(train_ds) // BATCH under an eight-epoch loop; without the detector an LR-scaling page
+    leads."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-17" / "r17D-pytorch-loss-flat-after-first-epoch-repro",
+        "lr-decayed-to-zero-early",
+    )
+    _decides("code.schedule_shorter_than_training", case)

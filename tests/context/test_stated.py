@@ -380,3 +380,14 @@ def test_timings_in_minutes_and_seconds_state_slowness() -> None:
         "least as fast."
     )
     assert stated is not None and stated.category == "slow_throughput", stated
+
+
+def test_truncation_to_a_length_is_a_setting_not_a_truncated_output() -> None:
+    """r18E-transformers-added-tokens-index-error-repro (batch-18): "sequences are truncated to
+    64 tokens" stated a wrong output over the IndexError the run dies with."""
+    stated = from_symptoms(
+        'The script dies on the first step with "IndexError: index out of range in self". '
+        "Sequences are truncated to 64 tokens."
+    )
+    assert stated is None or stated.category != "wrong_output", stated
+    assert from_symptoms("the answers come back truncated mid-sentence").category == "wrong_output"

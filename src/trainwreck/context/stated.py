@@ -249,7 +249,9 @@ _DESCRIBED_SETTING = re.compile(
     r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
     r"weights?|encoder|parameters?|params|base|embeddings?|modules?|blocks?)\b|"
     r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
-    r"(?:stalls|plateaus|stops improving)\b"
+    r"(?:stalls|plateaus|stops improving)\b|"
+    # "sequences are truncated to 64 tokens": the tokenizer setting, not a cut-off output
+    r"\btruncat(?:ed|es|ing) (?:to|at) (?:\d+|max_length|the max\w*)\b"
 )
 
 
