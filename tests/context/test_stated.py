@@ -391,3 +391,13 @@ def test_truncation_to_a_length_is_a_setting_not_a_truncated_output() -> None:
     )
     assert stated is None or stated.category != "wrong_output", stated
     assert from_symptoms("the answers come back truncated mid-sentence").category == "wrong_output"
+
+
+def test_a_slow_download_is_not_a_slow_run() -> None:
+    """t18C-xformers-install-uninstalls-torch (batch-18): pip replacing torch "which is slow
+    (large download)" stated slow throughput."""
+    stated = from_symptoms(
+        "pip uninstalls the existing torch 2.4.1 and installs a different torch, which is slow "
+        "(large download) and breaks the environment."
+    )
+    assert stated is None or stated.category != "slow_throughput", stated

@@ -251,7 +251,9 @@ _DESCRIBED_SETTING = re.compile(
     r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
     r"(?:stalls|plateaus|stops improving)\b|"
     # "sequences are truncated to 64 tokens": the tokenizer setting, not a cut-off output
-    r"\btruncat(?:ed|es|ing) (?:to|at) (?:\d+|max_length|the max\w*)\b"
+    r"\btruncat(?:ed|es|ing) (?:to|at) (?:\d+|max_length|the max\w*)\b|"
+    # "which is slow (large download)": an install that takes long, not a slow run
+    r"\bslow\w*[^.;]{0,20}\bdownload\w*"
 )
 
 
