@@ -16,6 +16,7 @@ from typing import Any
 from trainwreck.cases import load_memory, similar
 from trainwreck.cases.local import default_path, read
 from trainwreck.cases.match import bundled_records
+from trainwreck.cases.records import CASE_PREFIX
 from trainwreck.errors import TrainwreckError
 from trainwreck.kb import load, priors
 from trainwreck.kb.page import to_markdown as page_markdown
@@ -130,8 +131,8 @@ def _similar_cases(text: str) -> list[dict[str, Any]]:
 def get_page(page_id: str) -> Answer:
     """One page in full, as `trainwreck kb show` prints it, or one confirmed case."""
     wanted = (text_argument("page_id", page_id, MAX_ID_CHARS) or "").strip()
-    if wanted.startswith("case:"):
-        return _case(wanted.removeprefix("case:"))
+    if wanted.startswith(CASE_PREFIX):
+        return _case(wanted.removeprefix(CASE_PREFIX))
     pattern = load().get(wanted)
     if pattern is None:
         raise ToolInputError(f"no knowledge-base page {wanted!r}; find ids with search_knowledge")

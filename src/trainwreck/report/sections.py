@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from trainwreck.cases.records import is_web, source_label
+from trainwreck.cases.records import CASE_PREFIX, is_web, source_label
 from trainwreck.fixes.consolidate import consolidate
 from trainwreck.memory.budget import size_text
 from trainwreck.model import (
@@ -296,4 +296,4 @@ def _clip(text: str) -> str:
 
 def _kb_tag(page: str) -> str:
     """`kb:<id>` for a page; a case-memory record keeps its `case:<id>` tag."""
-    return page if page.startswith(("kb:", "case:")) else f"kb:{page}"
+    return page if page.startswith(("kb:", CASE_PREFIX)) else f"kb:{page}"

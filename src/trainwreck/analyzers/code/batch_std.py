@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, keyword, last, number
 
 _SPREADS = frozenset({"std", "var", "std_mean", "var_mean"})
 _POPULATION = (("correction", 0), ("unbiased", False))
@@ -33,10 +33,7 @@ def _over_batch(call: ast.Call) -> bool:
     method = isinstance(call.func, ast.Attribute) and not (
         isinstance(call.func.value, ast.Name) and call.func.value.id in {"torch", "np", "numpy"}
     )
-    dim = keyword(call, "dim") or keyword(call, "axis")
-    if dim is None:
-        position = 0 if method else 1
-        dim = call.args[position] if len(call.args) > position else None
+    dim = argument(call, "dim", 0 if method else 1) or keyword(call, "axis")
     return number(dim) == 0
 
 

@@ -14,7 +14,7 @@ import ast
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number, receiver
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, last, number, receiver
 
 # A period (step_size, largest milestone, T_max) this small counts epochs: the scheduler docs'
 # examples use 30 and 80 over 100 epochs, while per-step schedules count thousands of steps.
@@ -31,18 +31,11 @@ _PERIODS = {
 }
 
 
-def _argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
-    found = keyword(call, name)
-    if found is None and len(call.args) > position:
-        found = call.args[position]
-    return found
-
-
 def _epoch_scaled(call: ast.Call) -> bool:
     """Whether a scheduler's construction gives it an epoch-sized period."""
     kind = last(call)
     name, position = _PERIODS[kind]
-    value = _argument(call, name, position)
+    value = argument(call, name, position)
     if kind == "MultiStepLR" and isinstance(value, ast.List | ast.Tuple):
         periods = [number(item) for item in value.elts]
         return bool(periods) and all(p is not None and p <= EPOCH_SCALE for p in periods)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, last
 
 _INF_NAMES = frozenset({"inf", "Inf", "infty", "infinity"})
 _INF_TEXTS = frozenset({"inf", "-inf", "infinity", "-infinity", "+inf"})
@@ -70,8 +70,8 @@ _CAUSAL = ("causal", "tril", "triu", "future", "subsequent", "look_ahead")
 def _infinite_fill(call: ast.Call) -> ast.expr | None:
     """The mask of `s.masked_fill(mask, -inf)` or of `torch.where(mask, s, -inf)`."""
     if last(call) in {"masked_fill", "masked_fill_"}:
-        value = keyword(call, "value") or (call.args[1] if len(call.args) > 1 else None)
-        mask = keyword(call, "mask") or (call.args[0] if call.args else None)
+        value = argument(call, "value", 1)
+        mask = argument(call, "mask", 0)
         return mask if value is not None and _infinite(value) else None
     if last(call) == "where" and len(call.args) == 3:
         return call.args[0] if any(_infinite(a) for a in call.args[1:]) else None

@@ -10,13 +10,10 @@ first batch each time. The call outside any loop (a peek at one batch) stays qui
 from __future__ import annotations
 
 import ast
-import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import LOADER_NAME
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted
-
-# What a DataLoader is called in user code: `train_loader`, `dataloader`, `val_dl`, `self.loader`.
-_LOADER_NAME = re.compile(r"(?i)loader|(?:^|[._])dl$")
 
 
 def _fresh_iterator(call: ast.Call) -> str | None:
@@ -29,7 +26,7 @@ def _fresh_iterator(call: ast.Call) -> str | None:
     if inner.func.id != "iter" or len(inner.args) != 1:
         return None
     name = dotted(inner.args[0])
-    return name if name and _LOADER_NAME.search(name) else None
+    return name if name and LOADER_NAME.search(name) else None
 
 
 def _find(tree: Tree) -> list[Hit]:

@@ -19,9 +19,9 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import RANK
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last
 
-_RANK = re.compile(r"(?i)(?:^|[._])(?:local_|global_)?rank$|get_rank|process_index")
 _WORLD = re.compile(r"(?i)world|num_replicas|num_processes|nprocs|n_gpus|num_gpus")
 _SPLITS = frozenset({"array_split", "chunk", "tensor_split"})
 # Collectives that pair up across ranks on every training step.
@@ -44,7 +44,7 @@ def _strided(node: ast.Subscript) -> bool:
         isinstance(part, ast.Slice)
         and part.lower is not None
         and part.step is not None
-        and _names(part.lower, _RANK)
+        and _names(part.lower, RANK)
         and _names(part.step, _WORLD)
     )
 
@@ -56,7 +56,7 @@ def _split_by_rank(node: ast.Subscript) -> bool:
         isinstance(split, ast.Call)
         and last(split) in _SPLITS
         and any(_names(argument, _WORLD) for argument in split.args)
-        and _names(node.slice, _RANK)
+        and _names(node.slice, RANK)
     )
 
 

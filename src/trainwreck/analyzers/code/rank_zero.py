@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import constructor
+from trainwreck.analyzers.code.names import RANK, constructor
 from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, keyword, last, receiver
 
 # torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
@@ -50,7 +50,6 @@ _SHARDED_SAVES = frozenset({"save_model", "get_state_dict"})
 # (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
 _AMBIGUOUS = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
 _DISTRIBUTED_RECEIVER = re.compile(r"(?:^|\.)(?:dist|distributed|accelerator|comm|xm)$")
-_RANK = re.compile(r"(?i)\b(?:local_|global_|world_|node_)?rank\b|get_rank|process_index")
 _MAIN_FLAG = re.compile(
     r"(?i)is_global_zero|is_main_process|is_local_main_process|is_world_process_zero|"
     r"is_rank_zero|is_master|main_process"
@@ -77,7 +76,7 @@ def _rank_test(test: ast.expr) -> bool:
     if _MAIN_FLAG.search(text):
         return True
     compared = any(isinstance(node, ast.Compare | ast.UnaryOp) for node in ast.walk(test))
-    return compared and bool(_RANK.search(text))
+    return compared and bool(RANK.search(text))
 
 
 def _side(test: ast.expr) -> str:

@@ -12,24 +12,21 @@ calls `set_epoch` anywhere (on the sampler or on `loader.sampler`), stays quiet.
 from __future__ import annotations
 
 import ast
-import re
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import epoch_loop
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
 
 _SAMPLER = "DistributedSampler"
-_EPOCH_SETTERS = frozenset({"set_epoch"})
-_SHUFFLE_OFF = re.compile(r"^False$")
 
 
 def _shuffles(call: ast.Call) -> bool:
     value = keyword(call, "shuffle")
-    return value is None or not _SHUFFLE_OFF.match(ast.unparse(value))
+    return not (isinstance(value, ast.Constant) and value.value is False)
 
 
 def _find(tree: Tree) -> list[Hit]:
-    if any(last(call) in _EPOCH_SETTERS for call in tree.calls):
+    if any(last(call) == "set_epoch" for call in tree.calls):
         return []
     if not any(
         isinstance(node, ast.For | ast.AsyncFor) and epoch_loop(node) for node in tree.nodes

@@ -17,8 +17,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import EPOCHS, bound_to, epoch_loop
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, receiver
+from trainwreck.analyzers.code.names import EPOCHS, LOADER_NAME, bound_to, epoch_loop
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, last, receiver
 
 # Each decaying schedule, the keyword of its length, and that keyword's position.
 _LENGTHS = {
@@ -30,20 +30,10 @@ _LENGTHS = {
     "LinearLR": ("total_iters", 3),
     "PolynomialLR": ("total_iters", 1),
 }
-# Names the PyTorch and Hugging Face examples give a data loader.
-_LOADER_NAME = re.compile(r"(?i)(?:loader|(?:^|_)dl)$")
 _LOADER = re.compile(r"(?:^|\.)DataLoader$")
 # A batch size by name: BATCH, batch_size, args.bs, per_device_train_batch_size.
 _BATCH = re.compile(r"(?i)batch|(?:^|[._])bs$")
 MAX_DEPTH = 3
-
-
-def _length(call: ast.Call) -> ast.expr | None:
-    name, position = _LENGTHS[last(call)]
-    found = keyword(call, name)
-    if found is None and len(call.args) > position:
-        found = call.args[position]
-    return found
 
 
 def _resolved(node: ast.expr, tree: Tree, depth: int = 0) -> ast.expr:
@@ -75,9 +65,7 @@ def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
         for n in ast.walk(value)
         if isinstance(n, ast.Call) and last(n) == "len" and len(n.args) == 1
     ]
-    if counted and all(
-        name in loaders or _LOADER_NAME.search(name.rsplit(".", 1)[-1]) for name in counted
-    ):
+    if counted and all(name in loaders or LOADER_NAME.search(name) for name in counted):
         return "one epoch"
     if counted and _divided_by_batch(value):
         return "one epoch"
@@ -120,7 +108,7 @@ def _find(tree: Tree) -> list[Hit]:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
         call = node.value
-        if last(call) not in _LENGTHS or (length := _length(call)) is None:
+        if last(call) not in _LENGTHS or (length := argument(call, *_LENGTHS[last(call)])) is None:
             continue
         sized = _sized_as(length, tree, loaders)
         if sized is None or (sized == "one epoch" and not _several_epochs(tree)):

@@ -49,6 +49,14 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((kw.value for kw in call.keywords if kw.arg == name), None)
 
 
+def argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
+    """A call's argument given by keyword or, failing that, at its position."""
+    found = keyword(call, name)
+    if found is None and len(call.args) > position:
+        found = call.args[position]
+    return found
+
+
 def number(node: ast.expr | None) -> float | None:
     """A numeric literal's value (`1e-8`, `-3`), else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
