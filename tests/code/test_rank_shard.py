@@ -62,3 +62,8 @@ def test_quiet_under_the_uneven_inputs_join() -> None:
         .replace("\n    loss", "\n      loss")
     )
     assert not fires(source, ID)
+
+
+def test_a_string_join_does_not_count_as_ddp_join() -> None:
+    source = _script(before='print(", ".join(sorted(files)))')
+    assert fires(source, ID)

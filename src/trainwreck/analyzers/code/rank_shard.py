@@ -26,8 +26,8 @@ _WORLD = re.compile(r"(?i)world|num_replicas|num_processes|nprocs|n_gpus|num_gpu
 _SPLITS = frozenset({"array_split", "chunk", "tensor_split"})
 # Collectives that pair up across ranks on every training step.
 _STEP_COLLECTIVES = frozenset({"DistributedDataParallel", "DDP", "all_reduce", "all_gather"})
-# Ways the author made the shards equal: trimming to a multiple, or DDP's uneven-input join.
-_EVENED = frozenset({"join", "Join"})
+# DDP's uneven-input context managers: `with model.join():`, `with Join([model]):`.
+_JOINS = frozenset({"join", "Join"})
 
 
 def _names(node: ast.AST, pattern: re.Pattern[str]) -> bool:
@@ -63,7 +63,11 @@ def _split_by_rank(node: ast.Subscript) -> bool:
 def _evened(tree: Tree) -> bool:
     """The data is trimmed to a multiple of the world size, or the loop runs under join()."""
     for node in tree.nodes:
-        if isinstance(node, ast.Call) and last(node) in _EVENED:
+        # only as a `with` context: `", ".join(names)` or `worker.join()` even nothing out
+        if isinstance(node, ast.With | ast.AsyncWith) and any(
+            isinstance(item.context_expr, ast.Call) and last(item.context_expr) in _JOINS
+            for item in node.items
+        ):
             return True
         if (
             isinstance(node, ast.BinOp)
