@@ -401,3 +401,56 @@ def test_a_slow_download_is_not_a_slow_run() -> None:
         "(large download) and breaks the environment."
     )
     assert stated is None or stated.category != "slow_throughput", stated
+
+
+@pytest.mark.parametrize(
+    ("batch", "case", "category"),
+    [
+        # 'dies ... with "TypeError: Got unsupported ScalarType BFloat16"': numpy's words
+        ("batch-18", "r18D-pytorch-bf16-eval-crash-repro", "crash"),
+        # "a frozen TensorFlow .pb generator model" is a graph, not a process that froze
+        ("batch-18", "t18C-tftrt-conv2d-transpose-no-implementation", None),
+        # ONNX Runtime's INVALID_ARGUMENT is an error code, not an argument the user set
+        ("batch-18", "t18C-onnxruntime-batch-invalid-rank", None),
+        # "a Finnish dependency parser" is a model
+        ("batch-14", "t14c-supar-bert-device-side-assert-in-embeddings", "crash"),
+        # "no crash, no exit, CPU idle ... I had to kill it"
+        ("batch-14", "r14e-pytorch-sound-features-pool-never-finishes-repro", "hang"),
+        # vLLM's "No available memory for the cache blocks" is an OOM
+        ("batch-16", "t16C-vllm-v1-no-available-memory-for-cache-blocks", "oom"),
+        # "instead of going down it climbs" outweighs an accuracy "at chance" it drags along
+        ("batch-16", "r16D-pytorch-cnn-loss-grows-every-epoch-repro", "divergence"),
+        ("batch-12", "r1-transformers-trainer-news-topic-loss-climbs", "divergence"),
+        # "the loss still jumps to ~12", "what is blowing the loss up"
+        ("batch-12", "r1-pytorch-custom-adam-optimizer-loss-explodes", "divergence"),
+        # "drops for the first 3-4 epochs and then goes up"
+        ("batch-12", "r3-pytorch-imu-cnn-train-loss-rises-each-epoch-repro", "divergence"),
+    ],
+)
+def test_quoted_library_words_and_loss_curves_state_their_class(
+    batch: str, case: str, category: str | None
+) -> None:
+    """Misreads found on the development batches: each description stated another class."""
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / batch))
+    assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        ("NameError: name 'LoraConfig' is not defined", "crash"),
+        ("AttributeError: 'BertConfig' object has no attribute 'pad_token_id'", "crash"),
+        ("TypeError: f() missing 1 required positional argument: 'reason'", "crash"),
+        ("_pickle.UnpicklingError: invalid load key, 'v'.", "crash"),
+        ("ValueError: No available memory for the cache blocks.", "oom"),
+        ("NotImplementedError: xFormers wasn't built with CUDA support", "dependency_conflict"),
+        ("ValidationError: 1 validation error for DeepSpeedZeroConfig", "config_error"),
+        ("MisconfigurationException: ReduceLROnPlateau conditioned on val_loss", "config_error"),
+        ("TypeError: __init__() got an unexpected keyword argument 'tokenizer'", "config_error"),
+    ],
+)
+def test_an_exception_message_states_its_class(message: str, category: str) -> None:
+    name, _, text = message.partition(": ")
+    exc = ExceptionRecord(type=name, message=text, source="error.log", line=1)
+    stated = from_exception(exc)
+    assert stated is not None and stated.category == category, stated

@@ -29,6 +29,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
             r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
+            # vLLM's "No available memory for the cache blocks"
+            r"no available memory|"
             r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
@@ -45,7 +47,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "divergence",
         re.compile(
             r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
-            r"increas\w*|goes up|going up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
+            r"increas\w*|go(?:es|ing)? up|went up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
             r"creep\w* up|climb\w*|ris(?:es|ing)|"
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
@@ -57,13 +59,16 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "loss ... drops at first, then jumps up and keeps growing", "the loss drops for four
             # epochs and then gets stuck around 0.85": the loss's own clause, up to a "but" or a
             # metric ("loss drops to 0.001 but token accuracy is stuck" is about the metric)
-            r"(?:\b|_)loss\b(?:(?!\bbut\b|accuracy|\bacc\b)[^.;]){0,80}?\b(?:"
-            r"jump(?:s|ed)? up|shoots? up|shot up|rises|climbs|"
+            # (a decimal point, "starts at 1.61 and climbs", does not end the clause)
+            r"(?:\b|_)loss\b(?:(?!\bbut\b|accuracy|\bacc\b)(?:[^.;]|\.(?=\d))){0,80}?\b(?:"
+            r"jump(?:s|ed)? (?:up|to)|shoots? up|shot up|rises|climbs|go(?:es)? up|went up|"
             r"keeps? (?:growing|increasing|rising|going up)|"
             r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
             r"sits? (?:at|around))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
+            # "instead of going down it climbs", "what is blowing the loss up"
+            r"instead of (?:going down|decreasing|dropping)|blow\w* (?:the )?loss up|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
             r"\bspikes?\b"
@@ -87,7 +92,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|\bstall\w*|"
             # "a frozen backbone" is a training setup, not a process that froze
             r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
-            r"params|base|model|embeddings?|modules?|blocks?|bert|vit))|"
+            r"params|base|model|embeddings?|modules?|blocks?|bert|vit|graphs?|\.?pb))|"
+            # "then nothing at all ... I had to kill it"
+            r"had to (?:kill|interrupt|ctrl-c)|"
             r"never (?:finish|return|start|complete|end|exit|terminat)\w*|no progress|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
@@ -126,6 +133,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "wrong_output",
         re.compile(
+            # "accuracy stays at chance" is one statement, not two
+            r"\baccuracy\b[^.;]{0,30}?\b(?:at|near) chance|"
             r"gibberish|garbage|nonsense|meaningless|repetit\w*|"
             r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
@@ -161,7 +170,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
             r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
             r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
-            r"not compiled with|dependenc\w*|could not load (?:dynamic )?library|"
+            r"not compiled with|"
+            # "a dependency parser" is a model, not a package
+            r"dependenc\w*+(?! pars\w*| trees?| graphs?| labels?| arcs?)|"
+            r"could not load (?:dynamic )?library|"
             r"cannot open shared object|"
             # the interpreter the installed release refuses: "not supported on Python 3.12+"
             r"(?:not supported|unsupported) (?:on|for|with|in) python|"
@@ -174,7 +186,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\bconfig\w* (?:\w+ )?(?:error|invalid|wrong|ignored|not (?:applied|used|recognized))|"
             r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
             r"is not a valid \w+|"
-            r"(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
+            r"\b(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
             r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error"
         ),
     ),
@@ -191,7 +203,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "oom",
-        re.compile(r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory|signal: Killed"),
+        re.compile(
+            r"OutOfMemory|out of memory|MemoryError|Cannot allocate memory|signal: Killed|"
+            r"No available memory"
+        ),
     ),
     ("nan_inf", re.compile(r"(?i)\bnan\b|\binf\b|non-finite|overflow")),
     ("hang", re.compile(r"(?i)timed? ?out|timeout|deadlock|watchdog")),
@@ -207,15 +222,25 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # attribute 'tree_multimap'", "operator torchvision::nms does not exist"
             r"|module '[\w.]+' has no attribute|operator \w+::\w+ does not exist"
             r"|(?i:not supported on python)"
+            # a kernel library built without the backend: "xFormers wasn't built with CUDA support"
+            r"|(?i:(?:was ?n[o']t|not) buil[dt] with)"
         ),
     ),
     (
         "config_error",
         re.compile(
-            r"(?i)config|argument|unexpected keyword|invalid value|not supported|"
+            # a config class the code cannot find ("name 'LoraConfig' is not defined", "'BertConfig'
+            # object has no attribute") is a code error, as is a call that lacks a positional
+            # argument ("missing 1 required positional argument")
+            r"(?i)config(?!\w*'? (?:is not defined|object has no attribute))|"
+            r"(?<!positional )argument|unexpected keyword|invalid value|not supported|"
+            # pydantic's refusal of a config file: "1 validation error for DeepSpeedZeroConfig"
+            r"validation errors? for|"
             # a setting's value refused by a validation: "Invalid data split: trainval,
-            # possible_splits: [...]", "rollout_steps (250) must be divisible by ..."
-            r"\binvalid (?!literal\b|for\b)\w+|must be (?:\w+ )?(?:one of|divisible|a multiple)|"
+            # possible_splits: [...]", "rollout_steps (250) must be divisible by ..." (pickle's
+            # "invalid load key" is a corrupt file)
+            r"\binvalid (?!literal\b|for\b|load\b)\w+|"
+            r"must be (?:\w+ )?(?:one of|divisible|a multiple)|"
             r"possible[_ ](?:values|choices|splits)|expected one of|choose from|"
             # a setting the machine cannot honour, a named setting that is missing or unknown,
             # a message that opens with the command-line flag it refuses (TrainingArguments')
@@ -272,6 +297,15 @@ _ERROR_REPORTED = re.compile(
 )
 _NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
 
+# An error the user quotes speaks the library's words, not the user's: "TypeError: Got
+# unsupported ScalarType BFloat16" states no refused setting. The weak config words are read
+# outside such quotes (in the lowered text); the quote states its own class through `refined`.
+_QUOTED_ERROR = re.compile(
+    r"`[^`]*?\w(?:error|exception)\b[^`]*`|\"[^\"]*?\w(?:error|exception)\b[^\"]*\"|"
+    r"\b\w+(?:error|exception):(?:[^.]|\.(?=\w))*"
+)
+_READ_OUTSIDE_QUOTES: frozenset[Category] = frozenset({"config_error"})
+
 
 def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """The class the user's description states, or None when it states none.
@@ -288,7 +322,8 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
         text = _NEVER_STARTS.sub(" ", text)
     found: list[tuple[Category, tuple[str, ...]]] = []
     for category, rule in _SYMPTOM_RULES:
-        words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(text)))
+        read = _QUOTED_ERROR.sub(" ", text) if category in _READ_OUTSIDE_QUOTES else text
+        words = tuple(dict.fromkeys(m.group(0) for m in rule.finditer(read)))
         if words:
             found.append((category, words))
             text = rule.sub(" ", text)
