@@ -447,6 +447,13 @@ def test_quoted_library_words_and_loss_curves_state_their_class(
         ("ValidationError: 1 validation error for DeepSpeedZeroConfig", "config_error"),
         ("MisconfigurationException: ReduceLROnPlateau conditioned on val_loss", "config_error"),
         ("TypeError: __init__() got an unexpected keyword argument 'tokenizer'", "config_error"),
+        # t17C-vllm-max-model-len-exceeds-kv-cache (batch-17): the advice names the settings
+        (
+            "ValueError: The model's max seq len (131072) is larger than the maximum number of "
+            "tokens that can be stored in KV cache (39024). Try increasing `gpu_memory_utilization`"
+            " or decreasing `max_model_len` when initializing the engine.",
+            "config_error",
+        ),
     ],
 )
 def test_an_exception_message_states_its_class(message: str, category: str) -> None:

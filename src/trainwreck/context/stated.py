@@ -245,7 +245,10 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # a setting the machine cannot honour, a named setting that is missing or unknown,
             # a message that opens with the command-line flag it refuses (TrainingArguments')
             r"does ?n[o']t support|:\s*--[a-z]\w+|target[_ ]modules|environment variable|"
-            r"undefined (?:dataset|key|option|setting|argument|parameter)"
+            r"undefined (?:dataset|key|option|setting|argument|parameter)|"
+            # advice to change a named setting: vLLM's "Try increasing `gpu_memory_utilization`
+            # or decreasing `max_model_len`"
+            r"(?:try|consider) (?:increas|decreas|reduc|lower|rais|sett?)\w* `?[a-z]+_[a-z_]+"
         ),
     ),
     ("crash", re.compile(r".")),
