@@ -125,3 +125,15 @@ def test_code_that_was_read_without_the_mistake_does_not_retrieve_its_page() -> 
     batch_10 = BATCH_6.parent / "batch-10"
     shown = diagnose_folder(batch_10 / "r1-transformers-review-classifier-accuracy-flat-repro")
     assert "metric-counts-ignored-label-positions" not in [h.id for h in shown.hypotheses]
+
+
+def test_a_trainer_evaluation_page_is_demoted_in_a_run_without_transformers() -> None:
+    """t18A-pytorch-validation-oom-after-first-epoch (batch-18, judged family at b84b7b58): a
+    plain-PyTorch ASR model dies of CUDA OOM in its own validation loop; the page about the HF
+    Trainer concatenating logits ranked first on the words 'validation' and 'OOM', over the
+    page about evaluating without torch.no_grad() (the confirmed cause)."""
+    page = _page("hf-eval-predictions-accumulated-on-gpu")
+    assert page.requires == ("transformers",)
+    batch_18 = BATCH_6.parent / "batch-18"
+    shown = diagnose_folder(batch_18 / "t18A-pytorch-validation-oom-after-first-epoch")
+    assert shown.hypotheses[0].id == "inference-without-no-grad"
