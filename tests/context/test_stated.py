@@ -461,3 +461,36 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
     exc = ExceptionRecord(type=name, message=text, source="error.log", line=1)
     stated = from_exception(exc)
     assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-19 threads, each read as another class at 8c2ac608
+        ("validation images are black with 'invalid value encountered in cast'", "nan_inf"),
+        (
+            "the job hangs; removing --adaptive makes it run (after lowering the batch size to "
+            "avoid OOM)",
+            "hang",
+        ),
+        (
+            "it gets close to (or hits) CUDA out of memory, and the images are garbled",
+            "wrong_output",
+        ),
+        (
+            "the Lightning version converges noticeably slower and never reaches the same training "
+            "loss",
+            "divergence",
+        ),
+        (
+            "the accumulated run's learning curves are consistently worse (higher loss)",
+            "divergence",
+        ),
+        ("processes for GPUs 1-3 each also hold almost a GB of memory on GPU 0", "oom"),
+        ("the other batch entries produce wrong/garbled outputs", "wrong_output"),
+        ("ZeRO-3 training on five 3090s still OOMs", "oom"),
+    ],
+)
+def test_avoided_ooms_slow_convergence_and_memory_on_gpu_0(text: str, category: str) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated

@@ -24,13 +24,15 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "oom",
         re.compile(
             # "memory creeps up until it overflows" is an OOM, not a numeric overflow
-            r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom\b|oom[- ]?kill\w*|"
+            r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom(?:s|ed|ing)?\b|oom[- ]?kill\w*|"
             r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
             r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
             r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
             # vLLM's "No available memory for the cache blocks"
             r"no available memory|"
+            # every rank's process also holding memory on the first GPU
+            r"(?:memory|vram) on (?:gpu|cuda:?) ?0\b|"
             r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
@@ -40,6 +42,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         # "memory overflow" is a user's word for an OOM, not a numeric overflow
         re.compile(
             r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|"
+            # numpy's warning when a NaN or inf is cast to an integer image
+            r"invalid value encountered|"
             r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b"
         ),
     ),
@@ -67,6 +71,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
             r"sits? (?:at|around))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
+            # "converges noticeably slower", "learns slower": the curve, not the run's speed
+            r"converg\w* (?:\w+ ){0,2}slow\w*|slow\w* convergence|learns? (?:\w+ ){0,2}slower|"
+            r"higher (?:training |train |eval |validation )?loss|"
+            r"never reach\w* the same (?:\w+ )?loss|"
+            r"(?:learning|loss|training) curves? (?:\w+ ){0,3}worse|"
             # "instead of going down it climbs", "what is blowing the loss up"
             r"instead of (?:going down|decreasing|dropping)|blow\w* (?:the )?loss up|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
@@ -89,7 +98,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "hang",
         re.compile(
             # "freezes", not a flag named --freeze_encoder
-            r"\bhang\w*|\bhung\b|\bstuck\b|\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|\bstall\w*|"
+            r"\bhang\w*|\bhung\b|\bstuck\b|\blocks? up\b|\blocked up\b|"
+            r"\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|\bstall\w*|"
             # "a frozen backbone" is a training setup, not a process that froze
             r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
             r"params|base|model|embeddings?|modules?|blocks?|bert|vit|graphs?|\.?pb))|"
@@ -135,7 +145,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             # "accuracy stays at chance" is one statement, not two
             r"\baccuracy\b[^.;]{0,30}?\b(?:at|near) chance|"
-            r"gibberish|garbage|nonsense|meaningless|repetit\w*|"
+            r"gibberish|garbage|garbled|nonsense|meaningless|repetit\w*|"
             r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
@@ -281,7 +291,11 @@ _DESCRIBED_SETTING = re.compile(
     # "sequences are truncated to 64 tokens": the tokenizer setting, not a cut-off output
     r"\btruncat(?:ed|es|ing) (?:to|at) (?:\d+|max_length|the max\w*)\b|"
     # "which is slow (large download)": an install that takes long, not a slow run
-    r"\bslow\w*[^.;]{0,20}\bdownload\w*"
+    r"\bslow\w*[^.;]{0,20}\bdownload\w*|"
+    # an OOM the user avoided ("lowered the batch size to avoid OOM") or only came close to
+    r"\b(?:to avoid|avoiding|prevent|to prevent) (?:an? |the )?(?:cuda )?"
+    r"(?:oom|out[- ]of[- ]memory)\b|"
+    r"\b(?:close to|nearly|almost)\b[^.;]{0,20}(?:oom|out[- ]of[- ]memory)\b"
 )
 
 
