@@ -130,3 +130,19 @@ def test_a_left_out_record_id_is_matched_whatever_its_case() -> None:
         [words(PEFT)], 3, exclude=frozenset({thread_key("r16D-peft-repro")})
     )
     assert all(s.record.id != "r16D-peft-repro" for s in found)
+
+
+def test_a_line_that_only_names_the_exception_matches_nothing() -> None:
+    """t19B-lightning-modelcheckpoint-monitor-key-not-found (batch-19, judged family at
+    8c2ac608): its ModelCheckpoint monitor-key error recalled, at 0.59, a record whose only
+    evidence line was 'pytorch_lightning.utilities.debugging.MisconfigurationException:' - a
+    CPU-only torch build. The exception's name says which library refused, not why."""
+    bare = record("bare", "pytorch_lightning.utilities.debugging.MisconfigurationException:")
+    index = CaseIndex([("bundled", [bare, *filler(300)])])
+    run = [
+        words(
+            "pytorch_lightning.utilities.exceptions.MisconfigurationException: "
+            "ModelCheckpoint(monitor='val_loss') not found in the returned metrics"
+        )
+    ]
+    assert index.search(run, 3) == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -21,6 +22,12 @@ from trainwreck.cases.records import CaseRecord
 
 WORDS_TABLE = Path(__file__).parent / "data" / "bundled_words.json"
 MIN_LINE_WORDS = 2  # a line of one identifying word matches too much to say anything
+# A line that only names an exception ("pytorch_lightning.utilities.debugging.
+# MisconfigurationException:") says which library refused, not why: a batch-19 Lightning
+# monitor-key error recalled a CPU-only-torch record at 0.59 on that line alone.
+BARE_EXCEPTION = re.compile(
+    r"\s*(?:raise\s+)?[\w.]*(?:Error|Exception|Warning)\b(?:\(\w*\))?\s*:?\s*"
+)
 
 Lines = tuple[tuple[str, frozenset[str]], ...]
 
@@ -29,6 +36,8 @@ def split_lines(evidence: str) -> Lines:
     """The evidence's lines (stripped) that hold enough identifying words, with those words."""
     split = []
     for raw in evidence.splitlines():
+        if BARE_EXCEPTION.fullmatch(raw):
+            continue
         line_words = words(raw)
         if len(line_words) >= MIN_LINE_WORDS:
             split.append((raw.strip(), line_words))

@@ -24,7 +24,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "oom",
         re.compile(
             # "memory creeps up until it overflows" is an OOM, not a numeric overflow
-            r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom(?:s|ed|ing)?\b|oom[- ]?kill\w*|"
+            r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom(?:s|ed|ing)?\b|"
+            r"oom[- ]?kill\w*|"
             r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
             r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
