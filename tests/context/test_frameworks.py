@@ -159,3 +159,19 @@ def test_the_empty_backend_sections_of_an_accelerate_config_name_no_framework() 
     assert not {"deepspeed", "megatron"} & set(context.frameworks)
     used = build(collect([], symptoms="deepspeed_config:\n  zero_stage: 2"))
     assert "deepspeed" in used.frameworks
+
+
+@pytest.mark.parametrize(
+    ("line", "seen"),
+    [
+        # t19B-torchvision-pretrained-cifar-resnet-low-accuracy (batch-19): torchvision's
+        # datasets module read as Hugging Face datasets, and no torch seen in a DataLoader
+        ("datasets.ImageFolder(training_dir, transform=transforms.Compose([", set()),
+        ("from torchvision import datasets, transforms", set()),
+        ("train_loader = DataLoader(train_set, batch_size=1, shuffle=True)", {"pytorch"}),
+        ("from datasets import load_dataset", {"datasets"}),
+    ],
+)
+def test_torchvision_datasets_are_not_hugging_face_datasets(line: str, seen: set[str]) -> None:
+    found = {name for name in ("datasets", "pytorch") if FRAMEWORK_WORDS[name].search(line)}
+    assert found == seen

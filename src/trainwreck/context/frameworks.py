@@ -22,7 +22,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     # torch names itself "PyTorch" or "Torch" ("Torch not compiled with CUDA enabled"); its
     # c10d watchdog, collective checks and CPU allocator print from torch's own classes
     "pytorch": re.compile(
-        r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|ProcessGroup(?:NCCL|Gloo)|"
+        r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|\bDataLoader\(|"
+        r"ProcessGroup(?:NCCL|Gloo)|"
         r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator|"
         r"Expected all tensors to be on the same device"
     ),
@@ -85,7 +86,11 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"llama_(?:new_context_with_model|init_from_model|model_load|kv_cache_init)\b|\bggml_\w+"
     ),
     "tokenizers": re.compile(r"\btokenizers\b|\bTokenizer\b|tokenizer"),
-    "datasets": re.compile(r"\bdatasets\b|load_dataset"),
+    # not torchvision's datasets module ("datasets.ImageFolder", "from torchvision import datasets")
+    "datasets": re.compile(
+        r"(?<!torchvision\.)(?<!torchvision import )\bdatasets\b(?!\.(?:ImageFolder|DatasetFolder|"
+        r"CIFAR\d*|MNIST|FashionMNIST|ImageNet|SVHN|STL10|CelebA|VOC\w*|Coco\w*)\b)|load_dataset"
+    ),
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
 }
 # Installed package (PEP 503 name) or traceback frame package -> framework. The first
