@@ -107,6 +107,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "then nothing at all ... I had to kill it"
             r"had to (?:kill|interrupt|ctrl-c)|"
             r"never (?:finish|return|start|complete|end|exit|terminat)\w*|no progress|"
+            # "the job stops making progress: no new log lines, the processes are still alive"
+            r"(?:stops?|stopped|not) making progress|no new (?:log )?(?:lines|output)|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
             r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
