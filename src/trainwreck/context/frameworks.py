@@ -42,7 +42,7 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"is required for a normal functioning of this module"
     ),
     "peft": re.compile(r"\bpeft\b|LoraConfig|\blora_\w+|\bLoRA\b|get_peft_model|PeftModel", re.I),
-    "trl": re.compile(r"\btrl\b|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
+    "trl": re.compile(r"(?i:\btrl\b)|\b(?:SFT|DPO|GRPO|PPO|KTO|ORPO|Reward)(?:Trainer|Config)\b"),
     "accelerate": re.compile(
         r"\baccelerate[/.]|accelerate launch|\bAccelerator\b|\bAccelerate\b|accelerate config"
     ),
