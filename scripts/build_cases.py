@@ -53,6 +53,7 @@ MEASURED_BATCHES = (
     "batch-16",
     "batch-17",
     "batch-18",
+    "batch-19",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

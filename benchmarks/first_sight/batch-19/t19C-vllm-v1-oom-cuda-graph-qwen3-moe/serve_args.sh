@@ -1,0 +1,3 @@
+--gpu-memory-utilization 0.90 --tensor-parallel-size=8
+                --enable-expert-parallel --max-model-len 32000 --seed 42
+                --enable-auto-tool-choice --tool-call-parser hermes

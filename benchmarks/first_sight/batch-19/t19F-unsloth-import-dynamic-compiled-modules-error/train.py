@@ -1,0 +1,1 @@
+from unsloth import FastLanguageModel, PatchFastRL
