@@ -153,7 +153,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"
-            r"\baccuracy\b(?! (?:metric|function|computation|calculation|callback|code|reward)s?\b)"
+            # nor one metric in a list the code computes ("compute accuracy/precision/f1")
+            r"(?<!compute )\baccuracy\b(?!/)"
+            r"(?! (?:metric|function|computation|calculation|callback|code|reward)s?\b)"
             # a value reported in passing ("evaluation prints accuracy 0.745, then it crashes")
             r"(?!:? (?:of )?\d)|"
             r"outputs? (?:are |is )?"
