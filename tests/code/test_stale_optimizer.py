@@ -141,3 +141,33 @@ def test_quiet_when_the_head_is_replaced_before_the_optimizer() -> None:
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     """
     assert not fires(source, ID)
+
+
+HELPER = """
+def build_optimizer(net, lr, wd=0.01):
+    decay, no_decay = [], []
+    for name, p in net.named_parameters():
+        (no_decay if p.ndim < 2 else decay).append(p)
+    return torch.optim.AdamW([{"params": decay}, {"params": no_decay}], lr=lr)
+
+def main():
+    model = Net()
+    opt = build_optimizer(model, lr=1e-2)
+    model.head = nn.Linear(64, 5)
+    {after}
+    train(model, opt)
+"""
+
+
+def test_fires_when_a_helper_built_the_optimizer_before_the_head_was_replaced() -> None:
+    """r19D-pytorch-finetune-loss-flat-at-chance-repro (batch-19, judged family at 8c2ac608):
+    the optimizer comes from the script's build_optimizer(model, ...), whose body reads the
+    model's named_parameters(); the new probe head after it was never trained."""
+    assert fires(HELPER.replace("{after}", "pass"), ID)
+    case = ROOT / "benchmarks/first_sight/batch-19/r19D-pytorch-finetune-loss-flat-at-chance-repro"
+    found = file_findings(case / "train.py")[ID]
+    assert (found.values["line"], found.values["optimizer"]) == (70, "build_optimizer")
+
+
+def test_quiet_when_the_helper_builds_a_new_optimizer_after_the_head() -> None:
+    assert not fires(HELPER.replace("{after}", "opt = build_optimizer(model, lr=1e-2)"), ID)

@@ -10,6 +10,9 @@ same to that part: the new head is never trained. In-place module
 methods (`.to()`, `.cuda()`, `.half()`) return the same module and wrappers
 that take the model (`DDP(model)`, `torch.compile(model)`) share its
 parameters, so neither counts; nor does a rebind followed by a new optimizer.
+An optimizer built by a helper of the script (`build_optimizer(model, lr)`, whose
+body reads its argument's parameters into an optimizer) counts as built from
+the model it is given.
 """
 
 from __future__ import annotations
@@ -36,6 +39,32 @@ def _optimized_model(call: ast.Call) -> str:
             if isinstance(inner, ast.Call) and last(inner) in _PARAMETER_METHODS:
                 return receiver(inner)
     return ""
+
+
+def _builders(tree: Tree) -> dict[str, int]:
+    """Functions of the script that build an optimizer from one of their arguments'
+    parameters, with that argument's position: `def build_optimizer(model, lr): ...
+    for n, p in model.named_parameters(): ... return AdamW(groups, lr=lr)`."""
+    found = {}
+    for node in tree.nodes:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        inner = [c for c in ast.walk(node) if isinstance(c, ast.Call)]
+        if not any(last(c) in OPTIMIZER_CLASSES for c in inner):
+            continue
+        read = {receiver(c) for c in inner if last(c) in _PARAMETER_METHODS}
+        positions = [i for i, a in enumerate(node.args.args) if a.arg in read]
+        if positions:
+            found[node.name] = positions[0]
+    return found
+
+
+def _model_of(call: ast.Call, builders: dict[str, int]) -> str:
+    """The model whose parameters the call hands an optimizer, directly or through a helper."""
+    position = builders.get(dotted(call.func))
+    if position is not None and position < len(call.args):
+        return dotted(call.args[position])
+    return _optimized_model(call)
 
 
 def _new_module(value: ast.expr, target: str, model: str) -> bool:
@@ -65,7 +94,9 @@ def _scope(tree: Tree, node: ast.AST) -> ast.AST:
     return tree.function(node) or tree.root
 
 
-def _rebinds_after(tree: Tree, optimizer: ast.Call, model: str) -> ast.Assign | None:
+def _rebinds_after(
+    tree: Tree, optimizer: ast.Call, model: str, builders: dict[str, int]
+) -> ast.Assign | None:
     """The first statement after the optimizer that binds `model` (or a submodule of it)
     to a new module, unless an optimizer over the new parameters is built after it or
     they are added to it (`add_param_group`)."""
@@ -78,7 +109,7 @@ def _rebinds_after(tree: Tree, optimizer: ast.Call, model: str) -> ast.Assign | 
         return None
     rebind = rebinds[0]
     rebuilt = any(
-        (_optimized_model(call) == model or last(call) == "add_param_group")
+        (_model_of(call, builders) == model or last(call) == "add_param_group")
         and call.lineno > rebind.lineno
         for call in tree.calls
         if _scope(tree, call) is scope
@@ -88,12 +119,13 @@ def _rebinds_after(tree: Tree, optimizer: ast.Call, model: str) -> ast.Assign | 
 
 def _find(tree: Tree) -> list[Hit]:
     models = model_names(tree)
+    builders = _builders(tree)
     hits = []
     for call in tree.calls:
-        model = _optimized_model(call)
+        model = _model_of(call, builders)
         if not model or model not in models:
             continue
-        rebind = _rebinds_after(tree, call, model)
+        rebind = _rebinds_after(tree, call, model, builders)
         if rebind is not None:
             hits.append(
                 tree.hit(
@@ -113,9 +145,9 @@ DETECTOR = Detector(
     title="Optimizer built from a model's parameters before the model name was rebound",
     category="divergence",
     explain=(
-        "{where}: `{code}` puts a new module in place of `{rebound}` after the {optimizer} "
-        "optimizer (line {optimizer_line}) took the old one's parameters: the forward pass uses "
-        "the new weights and optimizer.step() updates the old ones, so they never train"
+        "{where}: `{code}` puts a new module in place of `{rebound}` after `{optimizer}(...)` "
+        "(line {optimizer_line}) gave an optimizer the old one's parameters: the forward pass "
+        "uses the new weights and optimizer.step() updates the old ones, so they never train"
     ),
     find=_find,
 )
