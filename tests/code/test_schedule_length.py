@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import BATCH_16, file_findings, fires
+from code_helpers import BATCH_16, file_findings, findings, fires
 
 ID = "code.schedule_shorter_than_training"
 LOOP = """
@@ -87,3 +87,56 @@ def test_fires_when_the_total_counts_epochs_or_one_epoch(built: str, before: str
 )
 def test_quiet_when_the_total_covers_the_run(source: str) -> None:
     assert not fires(source, ID)
+
+
+DECAY = """
+total_steps = len(train_loader) // GRAD_ACCUM
+
+def lr_lambda(step):
+    if step < WARMUP:
+        return (step + 1) / WARMUP
+    return {decay}
+"""
+UNFLOORED = "1.0 - (step - WARMUP) / (total_steps - WARMUP)"
+
+
+def test_an_unfloored_lambda_decay_sized_to_one_epoch_turns_the_rate_negative() -> None:
+    """r19E-accelerate-loss-rises-after-first-epoch-repro (batch-19, judged wrong at 8c2ac608:
+    'learning rate too high' led): its LambdaLR decay divides by one epoch's optimizer steps and
+    has no floor, so from the second epoch the rate is negative and the loss climbs."""
+    source = _loop("LambdaLR(optimizer, lr_lambda)", before=DECAY.format(decay=UNFLOORED))
+    found = findings(source)[ID]
+    assert found.values["length"] == "total_steps" and "negative" in str(found.values["then"])
+    case = BATCH_16.parent / "batch-19" / "r19E-accelerate-loss-rises-after-first-epoch-repro"
+    assert file_findings(case / "train.py")[ID].values["line"] == 56
+
+
+@pytest.mark.parametrize(
+    ("decay", "built", "per_batch", "negative"),
+    [
+        (f"max(0.0, {UNFLOORED})", "LambdaLR(optimizer, lr_lambda)", "scheduler.step()", False),
+        (UNFLOORED, "LambdaLR(optimizer, lr_lambda=lr_lambda)", "scheduler.step()", True),
+        (UNFLOORED, "LambdaLR(optimizer, lr_lambda)", "pass", None),  # stepped per epoch
+    ],
+)
+def test_a_lambda_decay_is_read_per_batch_with_or_without_a_floor(
+    decay: str, built: str, per_batch: str, negative: bool | None
+) -> None:
+    source = _loop(
+        built,
+        per_batch=per_batch,
+        per_epoch="scheduler.step()" if per_batch == "pass" else "pass",
+        before=DECAY.format(decay=decay),
+    )
+    found = findings(source).get(ID)
+    if negative is None:
+        assert found is None
+    else:
+        assert found is not None and ("negative" in str(found.values["then"])) is negative
+
+
+def test_a_lambda_with_a_multi_epoch_total_stays_quiet() -> None:
+    before = DECAY.format(decay=UNFLOORED).replace(
+        "len(train_loader) // GRAD_ACCUM", "len(train_loader) * EPOCHS // GRAD_ACCUM"
+    )
+    assert not fires(_loop("LambdaLR(optimizer, lr_lambda)", before=before), ID)

@@ -8,7 +8,10 @@ to be batches per epoch x epochs. Passing the epoch count (`num_training_steps=E
 ends the schedule after that many batches; passing `len(train_loader)` ends it after
 the first epoch. From then on the learning rate is 0 (or its floor): the loss freezes
 at whatever it reached and accuracy stays where it was, with no error. Stepped once
-per epoch, an epoch-sized total is right and the rule stays quiet.
+per epoch, an epoch-sized total is right and the rule stays quiet. A hand-written
+`LambdaLR` decay (`1 - (step - warmup) / (total - warmup)`) sized the same way does
+worse when nothing clamps it: past the total the factor goes below 0, the learning
+rate turns negative and every optimizer step climbs the loss.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ _LENGTHS = {
     "LinearLR": ("total_iters", 3),
     "PolynomialLR": ("total_iters", 1),
 }
+_LAMBDA = "LambdaLR"
+_FLOORS = frozenset({"max", "min", "clamp", "clip"})
 _LOADER = re.compile(r"(?:^|\.)DataLoader$")
 # A batch size by name: BATCH, batch_size, args.bs, per_device_train_batch_size.
 _BATCH = re.compile(r"(?i)batch|(?:^|[._])bs$")
@@ -101,6 +106,59 @@ def _stepped_per_batch(tree: Tree, scheduler: str) -> ast.Call | None:
     return None
 
 
+def _decay(tree: Tree, call: ast.Call) -> ast.AST | None:
+    """The function (or lambda) a LambdaLR multiplies the rate by."""
+    given = argument(call, "lr_lambda", 1)
+    if isinstance(given, ast.Lambda):
+        return given
+    name = dotted(given)
+    return next(
+        (n for n in tree.nodes if isinstance(n, ast.FunctionDef) and n.name == name and name),
+        None,
+    )
+
+
+def _lambda_length(
+    tree: Tree, call: ast.Call, loaders: set[str]
+) -> tuple[ast.expr, str, bool] | None:
+    """A LambdaLR's schedule length (a name in its decay's divisor sized to one epoch or the
+    epoch count), how it is sized, and whether the decay is floored (max/min/clamp)."""
+    decay = _decay(tree, call)
+    if decay is None:
+        return None
+    floored = any(isinstance(n, ast.Call) and last(n) in _FLOORS for n in ast.walk(decay))
+    for division in ast.walk(decay):
+        if not (isinstance(division, ast.BinOp) and isinstance(division.op, ast.Div)):
+            continue
+        for name in ast.walk(division.right):
+            if isinstance(name, ast.Name) and (sized := _sized_as(name, tree, loaders)):
+                return name, sized, floored
+    return None
+
+
+def _length(tree: Tree, call: ast.Call, loaders: set[str]) -> tuple[ast.expr, str, str] | None:
+    """The schedule's length, how it is sized, and what the rate does once it runs out."""
+    if last(call) == _LAMBDA:
+        found = _lambda_length(tree, call, loaders)
+        if found is None:
+            return None
+        named, how, floored = found
+        return named, how, FLOORED if floored else NEGATIVE
+    if last(call) not in _LENGTHS or (given := argument(call, *_LENGTHS[last(call)])) is None:
+        return None
+    sized = _sized_as(given, tree, loaders)
+    return (given, sized, BUILT_IN) if sized else None
+
+
+# What the rate does past the schedule's end.
+BUILT_IN = "a linear decay holds the learning rate at 0 (a cosine one swings it back up)"
+FLOORED = "the hand-written decay holds the learning rate at its floor"
+NEGATIVE = (
+    "the hand-written decay has no floor, so the factor falls below 0: the learning rate "
+    "turns negative and each step climbs the loss"
+)
+
+
 def _find(tree: Tree) -> list[Hit]:
     loaders = bound_to(tree, _LOADER)
     hits = []
@@ -108,10 +166,10 @@ def _find(tree: Tree) -> list[Hit]:
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
         call = node.value
-        if last(call) not in _LENGTHS or (length := argument(call, *_LENGTHS[last(call)])) is None:
+        if (found := _length(tree, call, loaders)) is None:
             continue
-        sized = _sized_as(length, tree, loaders)
-        if sized is None or (sized == "one epoch" and not _several_epochs(tree)):
+        length, sized, then = found
+        if sized == "one epoch" and not _several_epochs(tree):
             continue
         for target in node.targets:
             if (step := _stepped_per_batch(tree, dotted(target))) is not None:
@@ -121,6 +179,7 @@ def _find(tree: Tree) -> list[Hit]:
                         sized=sized,
                         length=ast.unparse(length),
                         step=ast.unparse(step),
+                        then=then,
                     )
                 )
     return hits
@@ -132,8 +191,7 @@ DETECTOR = Detector(
     category="divergence",
     explain=(
         "{where}: `{code}` sizes the schedule to {sized} (`{length}`), but `{step}` runs on "
-        "every batch: the schedule runs out after that many steps, and from there a linear "
-        "decay holds the learning rate at 0 (a cosine one swings it back up)"
+        "every batch: the schedule runs out after that many steps, and from there {then}"
     ),
     find=_find,
 )
