@@ -123,6 +123,11 @@ CPU_OOM = (
         ("120,000 validation rows", 120_000),
         ("0.12M eval samples", 120_000),
         ("1.5k rows", None),  # 1,500 rows: 9 MB, not the request
+        # batch-19 r19E (bi-encoder Recall@k): the rows of stated 2-D tensors, and queries
+        ("embeds two 120k x 64 tensors, 22 MiB each", 120_000),
+        ("a 120,000 \u00d7 768 fp32 matrix", 120_000),
+        ("120k queries against the catalogue", 120_000),
+        ("a 120k x 64 slice", None),  # no tensor named
     ],
 )
 def test_counts_as_people_write_them(tmp_path: Path, stated: str, side: int | None) -> None:

@@ -75,7 +75,16 @@ _SYMPTOM_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "count",
         re.compile(
             rf"(?i)\b{_SPOKEN_COUNT} {_SPLIT_WORD}(?:samples|points|embeddings|vectors|rows|"
-            r"nodes|items|sequences|documents|images|examples)\b"
+            r"nodes|items|sequences|documents|images|examples|queries|passages|candidates|"
+            r"sentences|texts|records)\b"
+        ),
+    ),
+    # the rows of a stated 2-D tensor: "two 90k x 64 tensors", "a 120,000 x 768 matrix"
+    (
+        "count",
+        re.compile(
+            rf"(?i)\b{_SPOKEN_COUNT} ?[x\u00d7] ?\d+ (?:float\w* |fp\d+ )?"
+            r"(?:tensors?|matrix|matrices|arrays?|embeddings?)\b"
         ),
     ),
 )
