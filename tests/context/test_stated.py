@@ -489,6 +489,8 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
         ("processes for GPUs 1-3 each also hold almost a GB of memory on GPU 0", "oom"),
         ("the other batch entries produce wrong/garbled outputs", "wrong_output"),
         ("ZeRO-3 training on five 3090s still OOMs", "oom"),
+        # batch-18 r18D (bf16 weights): slow learning, not a slow run
+        ("The loss creeps down extremely slowly (2.42 -> 2.06 over 6 epochs)", "divergence"),
     ],
 )
 def test_avoided_ooms_slow_convergence_and_memory_on_gpu_0(text: str, category: str) -> None:

@@ -70,6 +70,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"keeps? (?:growing|increasing|rising|going up)|"
             r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
+            # "the loss creeps down extremely slowly": slow learning, not a slow run
+            r"(?:creep\w*|go(?:es)?|comes?|decreas\w*|drops?|falls?) (?:down )?(?:\w+ )?slowly|"
             r"sits? (?:at|around))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
             # "converges noticeably slower", "learns slower": the curve, not the run's speed

@@ -1,0 +1,61 @@
+"""A model's own weights cast to bfloat16 and trained by an optimizer over them.
+
+`model.to(torch.bfloat16)` (or `.bfloat16()`, or loading with a bfloat16 dtype)
+makes the parameters themselves bfloat16, and an optimizer built on them keeps
+its state and applies its updates in bfloat16 too. bfloat16 has an 8-bit
+significand: a weight near 1 only moves in steps of about 2**-8, so an update a
+few hundred times smaller than the weight rounds away and the weight never
+changes. Fine-tuning rates (1e-5 to 1e-4) then leave most weights where they
+were and the loss stalls near its start. Autocast, by contrast, keeps fp32
+weights and computes in bfloat16: it is not this mistake and stays quiet.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, is_module, model_names
+from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
+
+_BFLOAT16 = re.compile(r"\bbfloat16\b")
+
+
+def _dtype(value: ast.expr | None, tree: Tree) -> str:
+    """The dtype's text, a name followed to its one assignment (`DTYPE = torch.bfloat16`)."""
+    if isinstance(value, ast.Name) and len(values := tree.values_of(value.id)) == 1:
+        value = values[0]
+    return ast.unparse(value) if value is not None else ""
+
+
+def _to_bfloat16(call: ast.Call, models: set[str], tree: Tree) -> bool:
+    """`model.bfloat16()`, `model.to(torch.bfloat16)`, `from_pretrained(..., dtype=bfloat16)`."""
+    name = last(call)
+    on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
+    if name == "bfloat16":
+        return on_module
+    if name == "to":
+        dtype = keyword(call, "dtype") or next(iter(call.args), None)
+        return on_module and bool(_BFLOAT16.search(_dtype(dtype, tree)))
+    dtype = keyword(call, "torch_dtype") or keyword(call, "dtype")
+    return name == "from_pretrained" and bool(_BFLOAT16.search(_dtype(dtype, tree)))
+
+
+def _find(tree: Tree) -> list[Hit]:
+    if not any(last(call) in OPTIMIZER_CLASSES for call in tree.calls):
+        return []
+    models = model_names(tree)
+    return [tree.hit(call) for call in tree.calls if _to_bfloat16(call, models, tree)][:1]
+
+
+DETECTOR = Detector(
+    name="weights_cast_to_bfloat16_for_training",
+    title="The model's weights are cast to bfloat16 and trained directly (no fp32 master copy)",
+    category="divergence",
+    explain=(
+        "{where}: `{code}` makes the parameters themselves bfloat16, and the optimizer updates "
+        "them in bfloat16: steps much smaller than a weight round away, so training stalls"
+    ),
+    find=_find,
+)
