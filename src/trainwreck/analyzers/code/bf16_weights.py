@@ -12,41 +12,21 @@ weights and computes in bfloat16: it is not this mistake and stays quiet.
 
 from __future__ import annotations
 
-import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, is_module, model_names
-from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, casts_weights, model_names
+from trainwreck.analyzers.code.tree import Hit, Tree, last
 
 _BFLOAT16 = re.compile(r"\bbfloat16\b")
-
-
-def _dtype(value: ast.expr | None, tree: Tree) -> str:
-    """The dtype's text, a name followed to its one assignment (`DTYPE = torch.bfloat16`)."""
-    if isinstance(value, ast.Name) and len(values := tree.values_of(value.id)) == 1:
-        value = values[0]
-    return ast.unparse(value) if value is not None else ""
-
-
-def _to_bfloat16(call: ast.Call, models: set[str], tree: Tree) -> bool:
-    """`model.bfloat16()`, `model.to(torch.bfloat16)`, `from_pretrained(..., dtype=bfloat16)`."""
-    name = last(call)
-    on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
-    if name == "bfloat16":
-        return on_module
-    if name == "to":
-        dtype = keyword(call, "dtype") or next(iter(call.args), None)
-        return on_module and bool(_BFLOAT16.search(_dtype(dtype, tree)))
-    dtype = keyword(call, "torch_dtype") or keyword(call, "dtype")
-    return name == "from_pretrained" and bool(_BFLOAT16.search(_dtype(dtype, tree)))
 
 
 def _find(tree: Tree) -> list[Hit]:
     if not any(last(call) in OPTIMIZER_CLASSES for call in tree.calls):
         return []
     models = model_names(tree)
-    return [tree.hit(call) for call in tree.calls if _to_bfloat16(call, models, tree)][:1]
+    casts = [call for call in tree.calls if casts_weights(call, models, _BFLOAT16, tree)]
+    return [tree.hit(casts[0])] if casts else []
 
 
 DETECTOR = Detector(

@@ -13,7 +13,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import is_module, model_names
+from trainwreck.analyzers.code.names import casts_weights, model_names
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last, number
 
 # Half of float16's smallest subnormal (2**-24): round to nearest, ties to even, makes
@@ -25,26 +25,9 @@ _ADAM = frozenset({"Adam", "AdamW"})
 _FLOAT16 = re.compile(r"\b(?:float16|half)\b")
 
 
-def _float16(dtype: ast.expr | None) -> bool:
-    return dtype is not None and bool(_FLOAT16.search(ast.unparse(dtype)))
-
-
-def _to_float16(call: ast.Call, models: set[str]) -> bool:
-    """`model.half()`, `model.to(torch.float16)`, `from_pretrained(..., torch_dtype=float16)`."""
-    name = last(call)
-    on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
-    if name == "half":
-        return on_module
-    if name == "to":
-        dtype = keyword(call, "dtype") or next(iter(call.args), None)
-        return on_module and _float16(dtype)
-    dtype = keyword(call, "torch_dtype") or keyword(call, "dtype")
-    return name == "from_pretrained" and _float16(dtype)
-
-
 def _find(tree: Tree) -> list[Hit]:
     models = model_names(tree)
-    casts = [call for call in tree.calls if _to_float16(call, models)]
+    casts = [call for call in tree.calls if casts_weights(call, models, _FLOAT16, tree)]
     if not casts:
         return []
     hits = []

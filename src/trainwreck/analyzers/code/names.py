@@ -19,6 +19,7 @@ from trainwreck.analyzers.code.tree import (
     calls,
     dotted,
     is_method,
+    keyword,
     last,
     receiver,
 )
@@ -205,6 +206,31 @@ def is_module(value: ast.expr, models: set[str]) -> bool:
         return dotted(value) in models
     constructed = last(value)[:1].isupper() and not _NOT_A_MODULE.search(last(value))
     return _builds_module(value, set()) or (constructed and not _LOSS_CALL.search(last(value)))
+
+
+# Module methods that cast every parameter, with the dtype each casts to.
+_CAST_METHODS = {"half": "float16", "bfloat16": "bfloat16"}
+
+
+def dtype_text(value: ast.expr | None, tree: Tree) -> str:
+    """A dtype argument's text, a name followed to its one assignment (`DTYPE = torch.half`)."""
+    if isinstance(value, ast.Name) and len(values := tree.values_of(value.id)) == 1:
+        value = values[0]
+    return ast.unparse(value) if value is not None else ""
+
+
+def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
+    """Whether the call puts a model's own parameters in a dtype `dtype` matches:
+    `model.half()`, `model.to(torch.bfloat16)`, `from_pretrained(..., torch_dtype=...)`."""
+    name = last(call)
+    on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
+    if name in _CAST_METHODS:
+        return on_module and bool(dtype.search(_CAST_METHODS[name]))
+    if name == "to":
+        given = keyword(call, "dtype") or next(iter(call.args), None)
+        return on_module and bool(dtype.search(dtype_text(given, tree)))
+    given = keyword(call, "torch_dtype") or keyword(call, "dtype")
+    return name == "from_pretrained" and bool(dtype.search(dtype_text(given, tree)))
 
 
 def is_forward(call: ast.Call, models: set[str]) -> bool:
