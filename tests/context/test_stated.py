@@ -491,6 +491,12 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
         ("ZeRO-3 training on five 3090s still OOMs", "oom"),
         # batch-18 r18D (bf16 weights): slow learning, not a slow run
         ("The loss creeps down extremely slowly (2.42 -> 2.06 over 6 epochs)", "divergence"),
+        # batch-19 t19A (LLaMA-Factory DPO): a fine-tuning method, not a freeze
+        (
+            "starting from a model fine-tuned with the freeze method, the run aborts with a "
+            "ValueError saying the target modules are not found",
+            "config_error",
+        ),
     ],
 )
 def test_avoided_ooms_slow_convergence_and_memory_on_gpu_0(text: str, category: str) -> None:

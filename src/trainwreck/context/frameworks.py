@@ -36,6 +36,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"\bfsdp_transformer_layer_cls_to_wrap\b|"
         r"\bfinetuning_type\b|"  # LLaMA-Factory's own key: it trains through the HF Trainer
         r"(?i:\bllama-?factory\b|llamafactory-cli)|"  # and its name
+        # the Trainer's metrics hook and the generation API, as users name them in prose
+        r"\bcompute_metrics\b|\bmodel\.generate\b|"
         r"\bUnsloth\b|"  # Unsloth patches transformers models and trains through TRL/the HF Trainer
         r"--model[ =]hf\b|"  # lm-evaluation-harness's `hf` model type loads through transformers
         # transformers' dependency check (utils/versions.py) refusing a pinned package

@@ -293,6 +293,8 @@ _DESCRIBED_SETTING = re.compile(
     r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
     r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
     r"weights?|encoder|parameters?|params|base|embeddings?|modules?|blocks?)\b|"
+    # LLaMA-Factory's finetuning_type: "fine-tuned with the freeze method"
+    r"\bfreeze (?:method|fine-?tuning|tuning|training|mode|strategy)\b|"
     r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
     r"(?:stalls|plateaus|stops improving)\b|"
     # "sequences are truncated to 64 tokens": the tokenizer setting, not a cut-off output
