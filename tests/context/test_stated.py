@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from trainwreck.context.stated import from_exception, from_symptoms, refined
+from trainwreck.context.logged import from_exception
+from trainwreck.context.stated import from_symptoms, refined
 from trainwreck.model import ExceptionRecord, StatedClass
 
 FIRST_SIGHT = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight"

@@ -11,8 +11,9 @@ from __future__ import annotations
 from trainwreck.context.denied import denied_setups
 from trainwreck.context.frameworks import KEEP, frameworks_seen
 from trainwreck.context.hardware import hardware_of
+from trainwreck.context.logged import from_exception
 from trainwreck.context.phase import phase_of
-from trainwreck.context.stated import from_exception, from_symptoms, refined
+from trainwreck.context.stated import from_symptoms, refined
 from trainwreck.context.versions import version_changes, versions_of
 from trainwreck.model import Evidence, RunContext
 

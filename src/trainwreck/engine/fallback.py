@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from trainwreck.context.stated import exception_class
+from trainwreck.context.logged import exception_class
 from trainwreck.model import (
     Category,
     Evidence,

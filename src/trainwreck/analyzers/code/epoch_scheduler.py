@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, last, number, receiver
+from trainwreck.analyzers.code.names import bound_calls, optimizer_steps
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, last, number, receiver
 
 # A period (step_size, largest milestone, T_max) this small counts epochs: the scheduler docs'
 # examples use 30 and 80 over 100 epochs, while per-step schedules count thousands of steps.
@@ -45,21 +45,8 @@ def _epoch_scaled(call: ast.Call) -> bool:
     return amount < PER_STEP_GAMMA if kind == "ExponentialLR" else amount <= EPOCH_SCALE
 
 
-def _schedulers(tree: Tree) -> dict[str, ast.Call]:
-    """Each name bound to an epoch-scaled scheduler, with its construction."""
-    found = {}
-    for node in tree.nodes:
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-            continue
-        if last(node.value) in _PERIODS and _epoch_scaled(node.value):
-            for target in node.targets:
-                if name := dotted(target):
-                    found[name] = node.value
-    return found
-
-
 def _find(tree: Tree) -> list[Hit]:
-    schedulers = _schedulers(tree)
+    schedulers = bound_calls(tree, lambda call: last(call) in _PERIODS and _epoch_scaled(call))
     hits = []
     for call in tree.methods("step"):
         built = schedulers.get(receiver(call))

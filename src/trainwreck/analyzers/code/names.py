@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from trainwreck.analyzers.code.tree import (
     Function,
@@ -188,6 +189,41 @@ def bound_to(tree: Tree, pattern: re.Pattern[str]) -> set[str]:
     }
 
 
+# torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
+# checkpoint saves that end in a barrier; unambiguous by name alone.
+COLLECTIVES = frozenset(
+    {
+        "all_reduce",
+        "all_gather",
+        "all_gather_object",
+        "all_gather_into_tensor",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "all_to_all",
+        "broadcast_object_list",
+        "barrier",
+        "monitored_barrier",
+        "wait_for_everyone",
+        "save_checkpoint",
+        "gather_for_metrics",
+    }
+)
+# Names that are collectives only on a distributed module or an Accelerator
+# (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
+AMBIGUOUS_COLLECTIVES = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
+
+
+def bound_calls(tree: Tree, keep: Callable[[ast.Call], bool]) -> dict[str, ast.Call]:
+    """Names assigned a call that `keep` accepts, with that call (`sched = StepLR(...)`)."""
+    return {
+        dotted(target): node.value
+        for node in tree.nodes
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and keep(node.value)
+        for target in node.targets
+        if dotted(target)
+    }
+
+
 def loaded_models(tree: Tree) -> set[str]:
     """Names bound to a loaded pretrained or saved module (`X.from_pretrained(...)`)."""
     return bound_to(tree, _LOADERS) - bound_to(tree, _NOT_A_MODULE)
@@ -212,11 +248,9 @@ def is_module(value: ast.expr, models: set[str]) -> bool:
 _CAST_METHODS = {"half": "float16", "bfloat16": "bfloat16"}
 
 
-def dtype_text(value: ast.expr | None, tree: Tree) -> str:
-    """A dtype argument's text, a name followed to its one assignment (`DTYPE = torch.half`)."""
-    if isinstance(value, ast.Name) and len(values := tree.values_of(value.id)) == 1:
-        value = values[0]
-    return ast.unparse(value) if value is not None else ""
+def _dtype_text(value: ast.expr | None, tree: Tree) -> str:
+    """A dtype argument's text, a name followed to its assignment (`DTYPE = torch.half`)."""
+    return ast.unparse(tree.resolved(value)) if value is not None else ""
 
 
 def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
@@ -228,9 +262,9 @@ def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree
         return on_module and bool(dtype.search(_CAST_METHODS[name]))
     if name == "to":
         given = keyword(call, "dtype") or next(iter(call.args), None)
-        return on_module and bool(dtype.search(dtype_text(given, tree)))
+        return on_module and bool(dtype.search(_dtype_text(given, tree)))
     given = keyword(call, "torch_dtype") or keyword(call, "dtype")
-    return name == "from_pretrained" and bool(dtype.search(dtype_text(given, tree)))
+    return name == "from_pretrained" and bool(dtype.search(_dtype_text(given, tree)))
 
 
 def is_forward(call: ast.Call, models: set[str]) -> bool:

@@ -14,7 +14,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, last, receiver
+from trainwreck.analyzers.code.names import bound_calls
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, last, receiver
 
 _SCHEDULER = "ReduceLROnPlateau"
 # Names of scores where higher is better; a value named for a loss or an error is not one.
@@ -28,27 +29,13 @@ def _minimising(call: ast.Call) -> bool:
     return mode is None or (isinstance(mode, ast.Constant) and mode.value == "min")
 
 
-def _schedulers(tree: Tree) -> dict[str, ast.Call]:
-    """Each name bound to a ReduceLROnPlateau in 'min' mode, with its construction."""
-    found = {}
-    for node in tree.nodes:
-        if (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and last(node.value) == _SCHEDULER
-            and _minimising(node.value)
-        ):
-            found.update({dotted(t): node.value for t in node.targets if dotted(t)})
-    return found
-
-
 def _rising(value: ast.expr | None) -> bool:
     text = ast.unparse(value) if value is not None else ""
     return bool(_RISING.search(text)) and not _FALLING.search(text)
 
 
 def _find(tree: Tree) -> list[Hit]:
-    schedulers = _schedulers(tree)
+    schedulers = bound_calls(tree, lambda call: last(call) == _SCHEDULER and _minimising(call))
     return [
         tree.hit(call, scheduler=ast.unparse(built), step=ast.unparse(call))
         for call in tree.methods("step")

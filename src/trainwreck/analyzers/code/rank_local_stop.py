@@ -16,24 +16,15 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import AMBIGUOUS_COLLECTIVES, COLLECTIVES
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in
 
 # What makes the code distributed: DDP, a process group, or an Accelerate launch.
 _DISTRIBUTED = re.compile(
     r"(?:^|\.)(?:DistributedDataParallel|DDP|init_process_group|Accelerator)$"
 )
-# Calls that make a value the same on every rank.
-_SYNCS = frozenset(
-    {
-        "all_reduce",
-        "reduce",
-        "gather",
-        "all_gather",
-        "gather_for_metrics",
-        "broadcast",
-        "reduce_boolean_decision",
-    }
-)
+# Calls that make a value the same on every rank: the collectives, and Lightning's vote.
+_SYNCS = COLLECTIVES | AMBIGUOUS_COLLECTIVES | {"reduce_boolean_decision"}
 # A count of this rank's own data: the added value calls one of these on the batch.
 _DATA_COUNT = frozenset({"sum", "numel", "len", "item", "size", "int", "count_nonzero"})
 

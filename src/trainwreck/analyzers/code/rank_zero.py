@@ -20,35 +20,13 @@ import re
 from collections.abc import Iterator
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import RANK, constructor
+from trainwreck.analyzers.code.names import AMBIGUOUS_COLLECTIVES, COLLECTIVES, RANK, constructor
 from trainwreck.analyzers.code.tree import Hit, Tree, calls, dotted, keyword, last, receiver
 
-# torch.distributed collectives, Accelerate's and Lightning's synchronising calls, and
-# checkpoint saves that end in a barrier; unambiguous by name alone.
-_COLLECTIVES = frozenset(
-    {
-        "all_reduce",
-        "all_gather",
-        "all_gather_object",
-        "all_gather_into_tensor",
-        "reduce_scatter",
-        "reduce_scatter_tensor",
-        "all_to_all",
-        "broadcast_object_list",
-        "barrier",
-        "monitored_barrier",
-        "wait_for_everyone",
-        "save_checkpoint",
-        "gather_for_metrics",
-    }
-)
 # Saves that gather the full weights when they are sharded (DeepSpeed ZeRO-3, FSDP): the HF
 # Trainer's save_model and Accelerate's get_state_dict then run collectives every rank must
 # join; with unsharded weights they are plain file writes, so they are a detector of their own.
 _SHARDED_SAVES = frozenset({"save_model", "get_state_dict"})
-# Names that are collectives only on a distributed module or an Accelerator
-# (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
-_AMBIGUOUS = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
 _DISTRIBUTED_RECEIVER = re.compile(r"(?:^|\.)(?:dist|distributed|accelerator|comm|xm)$")
 _MAIN_FLAG = re.compile(
     r"(?i)is_global_zero|is_main_process|is_local_main_process|is_world_process_zero|"
@@ -65,9 +43,9 @@ _BUFFERED_BUILDER = re.compile(
 
 def _collective(call: ast.Call) -> bool:
     name = last(call)
-    if name in _COLLECTIVES:
+    if name in COLLECTIVES:
         return True
-    return name in _AMBIGUOUS and bool(_DISTRIBUTED_RECEIVER.search(receiver(call)))
+    return name in AMBIGUOUS_COLLECTIVES and bool(_DISTRIBUTED_RECEIVER.search(receiver(call)))
 
 
 def _rank_test(test: ast.expr) -> bool:

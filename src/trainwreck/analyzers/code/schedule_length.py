@@ -38,24 +38,12 @@ _FLOORS = frozenset({"max", "min", "clamp", "clip"})
 _LOADER = re.compile(r"(?:^|\.)DataLoader$")
 # A batch size by name: BATCH, batch_size, args.bs, per_device_train_batch_size.
 _BATCH = re.compile(r"(?i)batch|(?:^|[._])bs$")
-MAX_DEPTH = 3
-
-
-def _resolved(node: ast.expr, tree: Tree, depth: int = 0) -> ast.expr:
-    """A plain name followed to the one value it is assigned (`total = len(loader)`)."""
-    if depth < MAX_DEPTH and isinstance(node, ast.Name):
-        values = tree.values_of(node.id)
-        if len(values) == 1:
-            return _resolved(values[0], tree, depth + 1)
-    if isinstance(node, ast.Call) and last(node) == "int" and len(node.args) == 1:
-        return _resolved(node.args[0], tree, depth + 1)
-    return node
 
 
 def _sized_as(length: ast.expr, tree: Tree, loaders: set[str]) -> str | None:
     """'the epoch count' for `EPOCHS` / `args.epochs`, 'one epoch' for `len(loader)` (divided
     or not) or `len(dataset) // batch_size`, never multiplied by anything; else None."""
-    value = _resolved(length, tree)
+    value = tree.resolved(length)
     if any(
         isinstance(named, ast.Name | ast.Attribute) and EPOCHS.search(dotted(named))
         for named in (length, value)

@@ -19,6 +19,8 @@ from trainwreck.model import Scalar
 Loop = ast.For | ast.AsyncFor | ast.While
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _GRAD_OFF = frozenset({"no_grad", "inference_mode"})
+# How many `a = b` links `Tree.resolved` follows before it stops.
+RESOLVE_DEPTH = 3
 
 
 def dotted(node: ast.AST | None) -> str:
@@ -186,6 +188,17 @@ class Tree:
             for node in self.assignments(name)
             if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
         ]
+
+    def resolved(self, node: ast.expr, depth: int = 0) -> ast.expr:
+        """A plain name followed to the one value it is assigned (`total = len(loader)`,
+        `DTYPE = torch.bfloat16`), through an `int(...)` around it."""
+        if depth < RESOLVE_DEPTH and isinstance(node, ast.Name):
+            values = self.values_of(node.id)
+            if len(values) == 1:
+                return self.resolved(values[0], depth + 1)
+        if isinstance(node, ast.Call) and last(node) == "int" and len(node.args) == 1:
+            return self.resolved(node.args[0], depth + 1)
+        return node
 
     def hit(self, node: ast.AST, **values: Scalar) -> Hit:
         return Hit(
