@@ -503,3 +503,33 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
 def test_avoided_ooms_slow_convergence_and_memory_on_gpu_0(text: str, category: str) -> None:
     stated = from_symptoms(text)
     assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-20 threads, each read as another class at 01690ec1
+        (
+            "Training with accelerate and DeepSpeed on 24 GB GPUs (without DeepSpeed it runs out "
+            "of memory). As soon as the first checkpoint save is reached the job stops making "
+            "progress and sits there indefinitely.",
+            "hang",
+        ),
+        (
+            "Multi-GPU DDP training freezes without any exception. The training_step returns None "
+            "for some batches (when the loss is NaN) to skip them.",
+            "hang",
+        ),
+        (
+            "training with the Trainer makes memory usage climb steadily until all 12 GB of RAM "
+            "are used up and the run dies",
+            "oom",
+        ),
+        ("After epoch 0, memory usage rises a lot.", "oom"),
+        # a NaN the run reports is still a NaN
+        ("the loss is NaN after the first step", "nan_inf"),
+    ],
+)
+def test_an_oom_a_setup_avoids_a_skip_guard_and_memory_used_up(text: str, category: str) -> None:
+    stated = from_symptoms(text)
+    assert stated is not None and stated.category == category, stated

@@ -28,8 +28,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom(?:s|ed|ing)?\b|"
             r"oom[- ]?kill\w*|"
             r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
-            r"memory (?:\w+ )?(?:grows|growing|increas\w*|"
+            r"memory (?:\w+ )?(?:grows|growing|increas\w*|ris(?:es|ing)|climb\w*|"
             r"leak\w*|keeps|explod\w*|spike\w*|usage (?:grows|increas\w*|keeps))|"
+            # "all 12 GB of RAM are used up", "it uses up all the GPU memory"
+            r"(?:memory|ram|vram) (?:is |are |was |were |gets? )?(?:all )?used up|"
+            r"uses? up (?:all )?(?:of )?(?:the )?(?:\w+ )?(?:memory|ram|vram)|"
             r"runs? out of (?:\w+ )?(?:memory|ram|vram)|\bmemory leak|memory overflow|"
             # vLLM's "No available memory for the cache blocks"
             r"no available memory|"
@@ -249,7 +252,13 @@ _DESCRIBED_SETTING = re.compile(
     # an OOM the user avoided ("lowered the batch size to avoid OOM") or only came close to
     r"\b(?:to avoid|avoiding|prevent|to prevent) (?:an? |the )?(?:cuda )?"
     r"(?:oom|out[- ]of[- ]memory)\b|"
-    r"\b(?:close to|nearly|almost)\b[^.;]{0,20}(?:oom|out[- ]of[- ]memory)\b"
+    r"\b(?:close to|nearly|almost)\b[^.;]{0,20}(?:oom|out[- ]of[- ]memory)\b|"
+    # or one that a setup the run now uses avoids ("without DeepSpeed it runs out of memory")
+    r"\bwithout [\w-]+(?: [\w-]+)?,? (?:it |the run |training |the job )?"
+    r"(?:runs? out of memory|ooms?|goes oom)\b|"
+    # batches the code skips when their loss is NaN: a guard the user wrote, not the symptom
+    r"\b(?:skip\w*|returns? none)\b[^.;]{0,60}?\b(?:when|if|whenever) (?:the )?loss "
+    r"(?:is|becomes|goes) (?:nan|inf)\b"
 )
 
 
