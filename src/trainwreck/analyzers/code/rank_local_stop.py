@@ -29,7 +29,7 @@ _SYNCS = COLLECTIVES | AMBIGUOUS_COLLECTIVES | {"reduce_boolean_decision"}
 _DATA_COUNT = frozenset({"sum", "numel", "len", "item", "size", "int", "count_nonzero"})
 
 
-def _distributed(tree: Tree) -> bool:
+def distributed(tree: Tree) -> bool:
     return any(_DISTRIBUTED.search(dotted(call.func)) for call in tree.calls)
 
 
@@ -59,7 +59,7 @@ def _synced(tree: Tree) -> set[str]:
 
 
 def _find(tree: Tree) -> list[Hit]:
-    if not _distributed(tree):
+    if not distributed(tree):
         return []
     synced = _synced(tree)
     hits = []
