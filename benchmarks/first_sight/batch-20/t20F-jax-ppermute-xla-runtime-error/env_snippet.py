@@ -1,0 +1,1 @@
+os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"]="100"
