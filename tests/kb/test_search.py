@@ -15,3 +15,17 @@ def test_a_web_address_in_the_symptoms_retrieves_nothing() -> None:
 def test_the_words_around_an_address_still_count() -> None:
     hits = search(kb.load(), "see https://example.org/x: UnpicklingError invalid load key")
     assert hits and hits[0].pattern.id == "weights-file-is-lfs-pointer-or-html-page"
+
+
+def test_a_model_name_keeps_only_how_it_was_built() -> None:
+    # a bundled wrong-output record names "DeepSeek-Coder-V2-Lite-Instruct-4bit-mlx": its
+    # "Instruct" stems to "instruct" and matched the Illegal-instruction page
+    plain = search(kb.load(), "DeepSeek-Coder-V2-Lite-Instruct-4bit-mlx", 50)
+    assert "native-library-needs-missing-cpu-instructions" not in {h.pattern.id for h in plain}
+    # "AWQ" in "Meta-Llama-3.1-8B-Instruct-AWQ-INT4" still says the model is quantised
+    assert search(kb.load(), "Meta-Llama-3.1-8B-Instruct-AWQ-INT4", 50)
+
+
+def test_hyphenated_words_without_a_digit_stay_words() -> None:
+    hits = search(kb.load(), "CUDA out-of-memory during the first step", 5)
+    assert hits and hits[0].pattern.category == "oom"

@@ -18,6 +18,13 @@ _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
 # A web address names where something lives, not what went wrong: its words ("https",
 # "github", "com") would match every page that quotes one (the case memory drops it too).
 WEB_ADDRESS = re.compile(r"\b(?:https?|git)(?:\+https?)?://\S+")
+# A model's name ("Llama-3-8B-Instruct", "DeepSeek-Coder-V2-Lite-Instruct-4bit-mlx") names what
+# ran, not what went wrong: its plain words ("instruct", "coder", "lite") would match pages on
+# unrelated words (an "Illegal instruction" page for every -Instruct model). Two or more
+# hyphens and a digit in one token; its parts with a digit or in capitals ("8B", "AWQ",
+# "INT4", "4bit") say how it was built and stay.
+MODEL_NAME = re.compile(r"\b[\w.]+(?:-[\w.]+){2,}\b")
+_BUILD_PART = re.compile(r"^(?:\w*\d\w*|[A-Z0-9]{2,})$")
 # Words that carry no signal in a symptom description.
 _STOPWORDS = frozenset(
     [
@@ -98,9 +105,20 @@ def _index(kb: KnowledgeBase) -> sqlite3.Connection:
     return connection
 
 
+def _build_parts(found: re.Match[str]) -> str:
+    """A model's name keeps only the parts that say how it was built; a hyphenated run
+    without a digit is plain words ("out-of-memory") and stays whole."""
+    name = found.group(0)
+    if not any(ch.isdigit() for ch in name):
+        return name
+    return " ".join(part for part in name.split("-") if _BUILD_PART.match(part))
+
+
 def _fts_query(text: str) -> str:
     words = [
-        w.lower() for w in _WORD.findall(WEB_ADDRESS.sub(" ", text)) if w.lower() not in _STOPWORDS
+        w.lower()
+        for w in _WORD.findall(MODEL_NAME.sub(_build_parts, WEB_ADDRESS.sub(" ", text)))
+        if w.lower() not in _STOPWORDS
     ]
     return " OR ".join(f'"{word}"' for word in dict.fromkeys(words))
 
