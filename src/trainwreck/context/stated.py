@@ -190,7 +190,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"no module named|"
             r"undefined symbol|version (?:conflict|mismatch|incompatib\w*)|incompatible|"
             r"(?:fails?|failed|error) (?:\w+ )?(?:to )?(?:install|build|compil\w*)|"
-            r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|wheel|"
+            r"(?:install\w*|build|compil\w*) (?:\w+ )?(?:fails?|failed|error)|"
+            # a wheel that does not fit, not the pip wheels an environment was installed from
+            r"(?:no (?:matching )?|building |build |broken |wrong )wheels?\b|"
+            r"wheels? (?:\w+ ){0,2}(?:(?:is |was )?(?:built|compiled) (?:for|against|with)|"
+            r"(?:is |are )?not (?:supported|compatible|available))|"
             r"not compiled with|"
             # "a dependency parser" is a model, not a package
             r"dependenc\w*+(?! pars\w*| trees?| graphs?| labels?| arcs?)|"

@@ -83,6 +83,7 @@ from trainwreck.analyzers.code import (
     unresized_vocab,
     unsafe_math,
     unscaled_accumulation,
+    xla_fraction,
     zero_grad,
     zero_std,
 )
@@ -163,6 +164,7 @@ DETECTORS: tuple[Detector, ...] = (
     schedule_length.DETECTOR,
     rank_local_stop.DETECTOR,
     step_skip.DETECTOR,
+    xla_fraction.DETECTOR,
     rank_shard.DETECTOR,
     bf16_weights.DETECTOR,
     batch_std.DETECTOR,
