@@ -32,3 +32,10 @@ BATCH_20 = Path(__file__).resolve().parents[2] / "benchmarks" / "first_sight" / 
 )
 def test_the_batch_20_case_leads_with_its_page(case: str, page: str) -> None:
     assert diagnose_folder(BATCH_20 / case).hypotheses[0].id == page
+
+
+def test_an_exported_model_compared_with_a_training_mode_reference() -> None:
+    """t20F-onnxruntime-outputs-differ-from-pytorch (symptoms only, judged family at 01690ec1):
+    ONNX Runtime outputs differ from the PyTorch model's on the same input."""
+    case = BATCH_20 / "t20F-onnxruntime-outputs-differ-from-pytorch"
+    assert diagnose_folder(case).hypotheses[0].id == "inference-in-train-mode-dropout-active"
