@@ -138,3 +138,28 @@ def test_counts_as_people_write_them(tmp_path: Path, stated: str, side: int | No
         assert finding is None
         return
     assert finding is not None and values(finding)["n (count)"] == side
+
+
+RETRIEVAL_LOG = (
+    "encoded 40000 queries and 200000 passages in 60.9s\n"
+    "RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+    "allocate memory: you tried to allocate {n_bytes} bytes. Error code 12 (Cannot allocate "
+    "memory)\n"
+)
+
+
+def test_every_query_against_every_passage_is_an_m_by_n_matrix(tmp_path: Path) -> None:
+    """r20E-transformers-retrieval-eval-alloc-oom-repro (batch-20, family at 01690ec1): the
+    counts the run logged, 40,000 x 200,000 float32 scores, are exactly the failed request."""
+    finding = found(logged(tmp_path, RETRIEVAL_LOG.format(n_bytes=32_000_000_000)), "alloc.")[
+        "alloc.full_matrix"
+    ]
+    assert finding.title == (
+        "the failed allocation is a full m x n matrix of all pairs in fp32 (40000 x 200000 x 4 B)"
+    )
+    assert sources(finding)["m (count)"].endswith("train.log:1 ('40000 queries')")
+    assert sources(finding)["n (count)"].endswith("train.log:1 ('200000 passages')")
+
+
+def test_two_counts_that_do_not_multiply_to_the_request_name_nothing(tmp_path: Path) -> None:
+    assert not found(logged(tmp_path, RETRIEVAL_LOG.format(n_bytes=32_000_000_004)), "alloc.")

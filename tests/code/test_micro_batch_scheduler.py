@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import BATCH_15, file_findings, fires
+from code_helpers import BATCH_15, ROOT, file_findings, fires
+
+from trainwreck.curation.cases import diagnose_folder
 
 ID = "code.scheduler_stepped_per_micro_batch"
+BATCH_20 = ROOT / "benchmarks" / "first_sight" / "batch-20"
 LOOP = """
 scheduler = {built}
 for i, (x, y) in enumerate(loader):
@@ -65,3 +68,38 @@ def test_quiet_without_accumulation() -> None:
         "    optimizer.step()\n    if False:\n        pass",
     )
     assert not fires(source, ID)
+
+
+ACCUMULATE = """
+accelerator = Accelerator(gradient_accumulation_steps=4)
+scheduler = OneCycleLR(optimizer, max_lr=1e-3, total_steps=total_updates)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader{prepared})
+for batch in loader:
+    with accelerator.accumulate(model):
+        loss = model(batch)
+        accelerator.backward(loss)
+        optimizer.step()
+        {step}
+        optimizer.zero_grad()
+"""
+
+
+def test_fires_on_an_unprepared_scheduler_stepped_inside_accumulate() -> None:
+    """r20D-accelerate-grad-accum-onecycle-crash-repro (batch-20, High but family at 01690ec1:
+    the OneCycleLR page named the overrun, not why): OneCycleLR is left out of prepare()."""
+    assert fires(ACCUMULATE.format(prepared="", step="scheduler.step()"), ID)
+    case = BATCH_20 / "r20D-accelerate-grad-accum-onecycle-crash-repro"
+    assert diagnose_folder(case).hypotheses[0].id == "lr-scheduler-stepped-every-micro-batch"
+
+
+@pytest.mark.parametrize(
+    ("prepared", "step"),
+    [
+        # a prepared scheduler skips its step on the micro-batches that do not sync
+        (", scheduler", "scheduler.step()"),
+        # stepped only when the gradients sync
+        ("", "if accelerator.sync_gradients:\n            scheduler.step()"),
+    ],
+)
+def test_quiet_on_a_prepared_or_sync_guarded_scheduler(prepared: str, step: str) -> None:
+    assert not fires(ACCUMULATE.format(prepared=prepared, step=step), ID)

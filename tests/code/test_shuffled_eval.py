@@ -105,3 +105,25 @@ def test_quiet_on_a_shuffled_training_loader() -> None:
     print((preds == train_ds.tensors[1]).float().mean())
     """
     assert not fires(source, ID)
+
+
+HELPER = """
+val_loader = DataLoader(val_ds, batch_size=256, shuffle={shuffle})
+
+@torch.no_grad()
+def predict(loader):
+    preds = []
+    for x, _ in loader:
+        preds.append(model(x).argmax(1))
+    return torch.cat(preds)
+
+preds = predict(val_loader)
+acc = (preds == val_ds.labels).float().mean()
+"""
+
+
+def test_fires_when_the_loader_is_iterated_inside_a_helper() -> None:
+    """r20D-pytorch-val-acc-at-chance-repro (batch-20, judged at 01690ec1): the shuffled
+    validation loader is passed to predict(loader), which loops over its parameter."""
+    assert fires(HELPER.format(shuffle="True"), ID)
+    assert not fires(HELPER.format(shuffle="False"), ID)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trainwreck.analyzers.said import Said, first_match
-from trainwreck.analyzers.sizes import Size, model_config, of, sizes
+from trainwreck.analyzers.sizes import LOGGED_COUNT, Size, model_config, of, sizes
 from trainwreck.analyzers.units import to_bytes
 from trainwreck.errors import TrainwreckError
 from trainwreck.memory.architectures import shape_of
@@ -38,6 +38,7 @@ _REQUEST = re.compile(
 # Sizes a run prints that a request is factored against (sizes.py reads them).
 KEEP: tuple[str, ...] = (
     r"(?i)\b(?:num|n)_(?:samples|points|examples)\b\W{0,3}\d|\bbatch[_ ]size\b\W{0,3}\d",
+    LOGGED_COUNT,
 )
 ELEMENT_BYTES = {2: "fp16/bf16", 4: "fp32", 8: "fp64"}
 _SQUARE = ("count", "seq_len", "positions")
@@ -100,6 +101,15 @@ def _products(evidence: Evidence) -> Iterator[Product]:
             yield Product(
                 "alloc.full_matrix", "a full n x n matrix", "n²·k", (("n", n), ("n", n)), k
             )
+        # every query against every passage: two different stated counts
+        counts = of(found, "count")
+        for i, m in enumerate(counts):
+            for n in counts[i + 1 :]:
+                if m.value != n.value:
+                    pairs: Factors = (("m", m), ("n", n))
+                    yield Product(
+                        "alloc.full_matrix", "a full m x n matrix of all pairs", "m·n·k", pairs, k
+                    )
         for s in of(found, *_LENGTH):
             for b in batches:
                 for h in heads:

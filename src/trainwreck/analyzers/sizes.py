@@ -50,6 +50,11 @@ CONFIG_KEYS: Mapping[str, str] = {
     "block_size": "seq_len",
 }
 _NUMBER = r"(\d[\d,_]*)"
+# A count of items a run reports in a log line; allocation.py keeps such lines.
+LOGGED_COUNT = (
+    rf"(?i)\b{_NUMBER} (?:training |train |validation |eval |test |query )?(?:samples|queries|"
+    r"passages|documents|embeddings|vectors|rows|sentences|texts|examples|images)\b"
+)
 # (quantity, regex whose group 1 is the value) for what a run or a user writes
 _LINE_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -62,6 +67,8 @@ _LINE_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("channels", re.compile(r"\bConv[123]d\(\d+, (\d+)")),
     ("batch", re.compile(rf"(?i)\bbatch[_ ]size\b\W{{0,3}}{_NUMBER}")),
     ("count", re.compile(rf"(?i)\b(?:num|n)_(?:samples|points|examples)\b\W{{0,3}}{_NUMBER}")),
+    # what a run prints about the sets it built: "encoded 40000 queries and 200000 passages"
+    ("count", re.compile(LOGGED_COUNT)),
 )
 # Thousands and millions as people write counts in prose ("120k rows", "1.2M samples").
 _COUNT_SUFFIXES = {"k": 1_000, "K": 1_000, "M": 1_000_000}

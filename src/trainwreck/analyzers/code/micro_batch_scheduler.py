@@ -8,6 +8,12 @@ over the run) runs k times too fast, so warmup ends early, the decay finishes a
 k-th of the way through, and OneCycleLR raises "Tried to step ... times" when
 its count runs out. Its first step also comes before the first optimizer.step(),
 which is what PyTorch's scheduler-order warning reports.
+
+Accelerate's `with accelerator.accumulate(model):` does the same implicitly: the
+prepared optimizer skips its step on the micro-batches that do not sync, and so
+does a prepared scheduler, but a scheduler never passed to `accelerator.prepare`
+steps every time it is called. Guarded by `if accelerator.sync_gradients:` it is
+stepped once per update and stays quiet.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import re
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.names import bound_to, optimizer_steps
-from trainwreck.analyzers.code.tree import Hit, Loop, Tree, receiver
+from trainwreck.analyzers.code.tree import Hit, Loop, Tree, dotted, is_method, receiver
 
 # Constructors of LR schedulers: torch.optim.lr_scheduler's classes (StepLR, OneCycleLR,
 # LambdaLR, ReduceLROnPlateau is stepped per metric and excluded below) and transformers'
@@ -49,8 +55,40 @@ def _accumulation_branch(tree: Tree, step: ast.Call, loop: Loop) -> ast.If | Non
     return None
 
 
+def _prepared(tree: Tree) -> set[str]:
+    """Names passed to an `accelerator.prepare(...)` call."""
+    return {dotted(argument) for call in tree.methods("prepare") for argument in call.args}
+
+
+def _accumulate_block(tree: Tree, call: ast.Call) -> ast.With | None:
+    """The `with accelerator.accumulate(...):` a call sits in, unless a sync test guards it."""
+    for outer in tree.ancestors(call):
+        if isinstance(outer, ast.If) and "sync_gradients" in ast.unparse(outer.test):
+            return None
+        if isinstance(outer, ast.With) and any(
+            isinstance(item.context_expr, ast.Call) and is_method(item.context_expr, "accumulate")
+            for item in outer.items
+        ):
+            return outer
+    return None
+
+
+def _unprepared_in_accumulate(tree: Tree, schedulers: set[str]) -> list[Hit]:
+    prepared = _prepared(tree)
+    for call in tree.methods("step"):
+        scheduler = receiver(call)
+        if scheduler in schedulers and scheduler not in prepared:
+            block = _accumulate_block(tree, call)
+            if block is not None:
+                every = f"{ast.unparse(block.items[0].context_expr)} syncs gradients"
+                return [tree.hit(call, scheduler=scheduler, every=every)]
+    return []
+
+
 def _find(tree: Tree) -> list[Hit]:
     schedulers = _schedulers(tree)
+    if accumulated := _unprepared_in_accumulate(tree, schedulers):
+        return accumulated
     for call in tree.methods("step"):
         if receiver(call) not in schedulers or not (loops := tree.loops(call)):
             continue

@@ -43,10 +43,18 @@ def _shuffled_loader(node: ast.AST) -> tuple[str, str] | None:
 
 
 def _loops_over(tree: Tree, loader: str) -> list[ast.For]:
-    """`for ... in loader` (also through `enumerate(...)`/`tqdm(...)`)."""
-    return [
+    """`for ... in loader` (also through `enumerate(...)`/`tqdm(...)`), and the loop over the
+    parameter of a helper the loader is passed to (`predict(val_loader)`)."""
+    direct = [
         node for node in tree.nodes if isinstance(node, ast.For) and loader in names_in(node.iter)
     ]
+    through = [
+        node
+        for function, parameter in tree.parameters_receiving(loader)
+        for node in ast.walk(function)
+        if isinstance(node, ast.For) and parameter in names_in(node.iter)
+    ]
+    return direct + through
 
 
 def _label_names(tree: Tree, dataset: str) -> set[str]:

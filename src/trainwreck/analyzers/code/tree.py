@@ -200,6 +200,29 @@ class Tree:
             return self.resolved(node.args[0], depth + 1)
         return node
 
+    def parameters_receiving(self, name: str) -> list[tuple[Function, str]]:
+        """(function, parameter) for each call in the code that passes `name` to a function
+        the code defines (`predict(val_loader)` into `def predict(loader)`), by position
+        (after `self` for a method) or by keyword."""
+        defined = {node.name: node for node in self.nodes if isinstance(node, Function)}
+        received: list[tuple[Function, str]] = []
+        for call in self.calls:
+            function = defined.get(last(call))
+            if function is None:
+                continue
+            parameters = [argument.arg for argument in function.args.args]
+            if parameters[:1] == ["self"] and isinstance(call.func, ast.Attribute):
+                parameters = parameters[1:]
+            for position, argument in enumerate(call.args):
+                if dotted(argument) == name and position < len(parameters):
+                    received.append((function, parameters[position]))
+            received.extend(
+                (function, kw.arg)
+                for kw in call.keywords
+                if kw.arg in parameters and dotted(kw.value) == name
+            )
+        return received
+
     def hit(self, node: ast.AST, **values: Scalar) -> Hit:
         return Hit(
             source=self.parsed.source,
