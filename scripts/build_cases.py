@@ -54,6 +54,7 @@ MEASURED_BATCHES = (
     "batch-17",
     "batch-18",
     "batch-19",
+    "batch-20",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
