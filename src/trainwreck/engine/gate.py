@@ -36,9 +36,10 @@ CODE_FINDING = "code."
 # run's own output, line by line, so a strong one counts as specific like a message.
 RANK_FINDINGS = ("ranks.", "collective.")
 # Findings that factor the numbers the error message itself prints (524288 = 512·32·32
-# against 25088 = 512·7·7; a failed request of 32,000,000,000 bytes = 40,000 x 200,000 x 4):
-# arithmetic on the message, so a strong one counts as specific.
-ERROR_ARITHMETIC = ("shape.", "alloc.")
+# against 25088 = 512·7·7): arithmetic on the message, so a strong one counts as specific.
+# An allocation's size does not: an n x n matrix is as much a (N, 1) - (N,) broadcast as a
+# pairwise distance matrix (batch-20's eval OOM reproduction was High on the wrong one).
+ERROR_ARITHMETIC = ("shape.",)
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
