@@ -137,11 +137,16 @@ def test_a_training_dataloader_is_wrong_advice_for_vllm_serving() -> None:
 
 
 def test_a_jax_user_gets_no_torch_advice() -> None:
+    """jax#22533: cuDNN could not create a handle with 2.6 GB of 12.5 GB free, what JAX's
+    default 75% pool leaves once the desktop's share is gone; the page for that pool leads
+    (before it existed, the generic cuDNN page did) and its advice is JAX's, not torch's."""
     diagnosis = diagnose([str(JAX_CUDNN_LOG)])
     top = diagnosis.hypotheses[0]
-    assert top.id == "cudnn-status-error"
+    assert top.id == "jax-preallocation-starves-cuda-libraries"
+    assert {c.path for fix in top.fixes for c in fix.changes} >= {
+        "env.XLA_PYTHON_CLIENT_MEM_FRACTION"
+    }
     commands = [command for fix in top.fixes for command in fix.commands]
-    assert "nvidia-smi" in commands
     assert not [command for command in commands if "torch" in command]
     assert not [c.path for fix in top.fixes for c in fix.changes if c.path.startswith("torch.")]
     assert not [p.code for p in diagnosis.prevention if p.code and "import torch" in p.code]
