@@ -137,9 +137,9 @@ def test_a_training_dataloader_is_wrong_advice_for_vllm_serving() -> None:
 
 
 def test_a_jax_user_gets_no_torch_advice() -> None:
-    """jax#22533: cuDNN could not create a handle with 2.6 GB of 12.5 GB free, what JAX's
-    default 75% pool leaves once the desktop's share is gone; the page for that pool leads
-    (before it existed, the generic cuDNN page did) and its advice is JAX's, not torch's."""
+    """jax#22533: cuDNN could not create a handle with 2.6 GB of a 12.5 GB card free, most of
+    it already taken when cuDNN set up; the page for JAX's preallocated pool leads (before it
+    existed, the generic cuDNN page did) and its advice is JAX's, not torch's."""
     diagnosis = diagnose([str(JAX_CUDNN_LOG)])
     top = diagnosis.hypotheses[0]
     assert top.id == "jax-preallocation-starves-cuda-libraries"
