@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations
 
 from trainwreck.analyzers.said import Said, first_match
 from trainwreck.analyzers.sizes import LOGGED_COUNT, Size, model_config, of, sizes
@@ -102,14 +103,11 @@ def _products(evidence: Evidence) -> Iterator[Product]:
                 "alloc.full_matrix", "a full n x n matrix", "n²·k", (("n", n), ("n", n)), k
             )
         # every query against every passage: two different stated counts
-        counts = of(found, "count")
-        for i, m in enumerate(counts):
-            for n in counts[i + 1 :]:
-                if m.value != n.value:
-                    pairs: Factors = (("m", m), ("n", n))
-                    yield Product(
-                        "alloc.full_matrix", "a full m x n matrix of all pairs", "m·n·k", pairs, k
-                    )
+        for m, n in combinations(of(found, "count"), 2):
+            pairs: Factors = (("m", m), ("n", n))
+            yield Product(
+                "alloc.full_matrix", "a full m x n matrix of all pairs", "m·n·k", pairs, k
+            )
         for s in of(found, *_LENGTH):
             for b in batches:
                 for h in heads:

@@ -50,11 +50,16 @@ CONFIG_KEYS: Mapping[str, str] = {
     "block_size": "seq_len",
 }
 _NUMBER = r"(\d[\d,_]*)"
-# A count of items a run reports in a log line; allocation.py keeps such lines.
-LOGGED_COUNT = (
-    rf"(?i)\b{_NUMBER} (?:training |train |validation |eval |test |query )?(?:samples|queries|"
-    r"passages|documents|embeddings|vectors|rows|sentences|texts|examples|images)\b"
+# Which split a stated count is of: "120k validation rows", "50,000 training samples".
+_SPLIT_WORD = r"(?:(?:training|train|validation|val|test|eval|evaluation|query|corpus) )?"
+# What a count counts, in a user's words or a run's log lines.
+_COUNTED = (
+    r"(?:samples|points|embeddings|vectors|rows|nodes|items|sequences|documents|images|examples|"
+    r"queries|passages|candidates|sentences|texts|records)\b"
 )
+# A count of items a run reports in a log line ("encoded 40000 queries and 200000 passages");
+# allocation.py keeps such lines.
+LOGGED_COUNT = rf"(?i)\b{_NUMBER} {_SPLIT_WORD}{_COUNTED}"
 # (quantity, regex whose group 1 is the value) for what a run or a user writes
 _LINE_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -73,18 +78,12 @@ _LINE_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Thousands and millions as people write counts in prose ("120k rows", "1.2M samples").
 _COUNT_SUFFIXES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
 _SPOKEN_COUNT = r"(\d[\d,_]*(?:\.\d+)?[kKM]?)"
-# Which split a stated count is of: "120k validation rows", "50,000 training samples".
-_SPLIT_WORD = r"(?:(?:training|train|validation|val|test|eval|evaluation|query|corpus) )?"
 _SYMPTOM_SIZES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("classes", re.compile(rf"(?i)\b{_NUMBER}[ -](?:output )?class(?:es)?\b")),
     ("vocab", re.compile(rf"(?i)\bvocab(?:ulary)?(?: size)?(?: of)? {_NUMBER}\b")),
     (
         "count",
-        re.compile(
-            rf"(?i)\b{_SPOKEN_COUNT} {_SPLIT_WORD}(?:samples|points|embeddings|vectors|rows|"
-            r"nodes|items|sequences|documents|images|examples|queries|passages|candidates|"
-            r"sentences|texts|records)\b"
-        ),
+        re.compile(rf"(?i)\b{_SPOKEN_COUNT} {_SPLIT_WORD}{_COUNTED}"),
     ),
     # the rows of a stated 2-D tensor: "two 90k x 64 tensors", "a 120,000 x 768 matrix"
     (

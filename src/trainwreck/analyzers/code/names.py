@@ -211,6 +211,15 @@ COLLECTIVES = frozenset(
 # Names that are collectives only on a distributed module or an Accelerator
 # (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
 AMBIGUOUS_COLLECTIVES = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
+# What makes code distributed: DDP, a process group, or an Accelerate launch.
+_DISTRIBUTED = re.compile(
+    r"(?:^|\.)(?:DistributedDataParallel|DDP|init_process_group|Accelerator)$"
+)
+
+
+def distributed(tree: Tree) -> bool:
+    """Whether the code runs as several ranks (it builds DDP, a process group or an Accelerator)."""
+    return any(_DISTRIBUTED.search(dotted(call.func)) for call in tree.calls)
 
 
 def bound_calls(tree: Tree, keep: Callable[[ast.Call], bool]) -> dict[str, ast.Call]:

@@ -13,24 +13,15 @@ A counter that is reduced across ranks (`all_reduce`, `gather`, `reduce`,
 from __future__ import annotations
 
 import ast
-import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import AMBIGUOUS_COLLECTIVES, COLLECTIVES
+from trainwreck.analyzers.code.names import AMBIGUOUS_COLLECTIVES, COLLECTIVES, distributed
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in
 
-# What makes the code distributed: DDP, a process group, or an Accelerate launch.
-_DISTRIBUTED = re.compile(
-    r"(?:^|\.)(?:DistributedDataParallel|DDP|init_process_group|Accelerator)$"
-)
 # Calls that make a value the same on every rank: the collectives, and Lightning's vote.
 _SYNCS = COLLECTIVES | AMBIGUOUS_COLLECTIVES | {"reduce_boolean_decision"}
 # A count of this rank's own data: the added value calls one of these on the batch.
 _DATA_COUNT = frozenset({"sum", "numel", "len", "item", "size", "int", "count_nonzero"})
-
-
-def distributed(tree: Tree) -> bool:
-    return any(_DISTRIBUTED.search(dotted(call.func)) for call in tree.calls)
 
 
 def _trains(loop: ast.AST) -> bool:

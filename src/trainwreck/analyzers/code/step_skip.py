@@ -18,7 +18,7 @@ import ast
 from collections.abc import Iterator
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.rank_local_stop import distributed
+from trainwreck.analyzers.code.names import distributed
 from trainwreck.analyzers.code.tree import Hit, Tree, last, names_in
 
 # Names that hold the same value on every rank: a skip on them is taken by all ranks alike.
@@ -40,21 +40,21 @@ _RANK_UNIFORM = frozenset(
 _LIGHTNING_STEP = "training_step"
 
 
-def _skips_to_next(body: list[ast.stmt], statement: type[ast.stmt]) -> bool:
-    """The branch ends the step: `continue` in a loop, `return` / `return None` in a step."""
-    for node in body:
-        if statement is ast.Continue and isinstance(node, ast.Continue):
-            return True
-        if (
-            statement is ast.Return
-            and isinstance(node, ast.Return)
-            and (
-                node.value is None
-                or (isinstance(node.value, ast.Constant) and node.value.value is None)
-            )
-        ):
-            return True
-    return False
+def _continues(body: list[ast.stmt]) -> bool:
+    """The branch moves the loop to its next batch."""
+    return any(isinstance(node, ast.Continue) for node in body)
+
+
+def _returns_none(body: list[ast.stmt]) -> bool:
+    """The branch ends the step with `return` or `return None`."""
+    return any(
+        isinstance(node, ast.Return) and (node.value is None or _is_none(node.value))
+        for node in body
+    )
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _rank_local(test: ast.expr) -> bool:
@@ -70,7 +70,7 @@ def _lightning_skips(tree: Tree) -> Iterator[Hit]:
             if (
                 isinstance(node, ast.If)
                 and tree.function(node) is function
-                and _skips_to_next(node.body, ast.Return)
+                and _returns_none(node.body)
                 and _rank_local(node.test)
             ):
                 yield tree.hit(node, how="returns None from training_step")
@@ -99,7 +99,7 @@ def _loop_skips(tree: Tree) -> Iterator[Hit]:
                 isinstance(node, ast.If)
                 and tree.loops(node)[:1] == [loop]
                 and node.lineno < first_backward
-                and _skips_to_next(node.body, ast.Continue)
+                and _continues(node.body)
                 and _rank_local(node.test)
             ):
                 yield tree.hit(node, how="skips backward with `continue`")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, is_method
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted
 
 VARIABLE = "XLA_PYTHON_CLIENT_MEM_FRACTION"
 # At or above this share nothing useful is left for the libraries: JAX's maintainers give
@@ -45,8 +45,7 @@ def _set_values(tree: Tree) -> list[tuple[ast.AST, float]]:
                     found.append((node, value))
     for call in tree.calls:
         if (
-            is_method(call, "setdefault")
-            and dotted(call.func).endswith("environ.setdefault")
+            dotted(call.func).endswith("environ.setdefault")
             and len(call.args) == 2
             and isinstance(call.args[0], ast.Constant)
             and call.args[0].value == VARIABLE
