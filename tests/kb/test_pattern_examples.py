@@ -28,6 +28,8 @@ OUTRANKED: dict[str, str] = {
     "function (SqrtBackward0, DivBackward0 of a log) is more specific than anomaly mode",
     "ctc-loss-infinite-alignment": "an icefall 'loss[loss=nan ...' line alone shows a NaN "
     "loss, which loss-non-finite covers; the CTC page needs its CTC evidence",
+    "dataloader-workers-copy-python-objects": "a worker the kernel killed is host-oom-killed's "
+    "own line; the course the user describes (RAM climbing with workers) tells this page apart",
     "fsdp-wrap-layer-class-not-in-model": "the bare exception is shared with "
     "accelerate-stale-default-config (a stale default config naming the class)",
     "state-dict-key-mismatch": "the 'Error(s) in loading state_dict' header is shared with "

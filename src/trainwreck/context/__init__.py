@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from trainwreck.context.denied import denied_setups
 from trainwreck.context.frameworks import KEEP, frameworks_seen
+from trainwreck.context.growth import memory_growth
 from trainwreck.context.hardware import hardware_of
 from trainwreck.context.logged import from_exception
 from trainwreck.context.phase import phase_of
@@ -21,8 +22,8 @@ __all__ = ["KEEP", "build"]
 
 
 def build(evidence: Evidence) -> RunContext:
-    """The run's context: stated class, frameworks, hardware, phase, versions, and the
-    setups the user says it does not use."""
+    """The run's context: stated class, frameworks, hardware, phase, versions, the
+    setups the user says it does not use, and whether they say memory grows."""
     logged = from_exception(evidence.final_exception)
     return RunContext(
         stated=refined(from_symptoms(evidence.symptoms), logged),
@@ -33,4 +34,5 @@ def build(evidence: Evidence) -> RunContext:
         versions=versions_of(evidence),
         version_changes=version_changes(evidence),
         denied=denied_setups(evidence.symptoms),
+        memory_grows=memory_growth(evidence.symptoms),
     )

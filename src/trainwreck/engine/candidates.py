@@ -17,7 +17,7 @@ SYMPTOM_HITS = 20
 # when other classes' pages outscore them on shared words: without one, the gate has no
 # page of the stated class to put first.
 STATED_CLASS_HITS = 3
-# How deep the search looks for them (the KB has under 400 pages).
+# How deep the search looks for them (the KB has under 500 pages).
 STATED_CLASS_DEPTH = 200
 
 
@@ -25,13 +25,20 @@ def _names_a_keyword(pattern: Pattern, said: str) -> bool:
     return any(keyword.lower() in said for keyword in pattern.keywords)
 
 
+def _grows_as_said(pattern: Pattern, context: RunContext) -> bool:
+    """The user says memory grows, and the page's memory does: the course speaks for it the
+    way a keyword would (a `keywords_only` page) and brings it in when words share little."""
+    return bool(context.memory_grows) and pattern.memory_grows
+
+
 def _symptom_relevance(
     kb: KnowledgeBase, evidence: Evidence, context: RunContext
 ) -> dict[str, float]:
-    """Pages the symptoms retrieve, with the stated class's best ones among them.
+    """Pages the symptoms retrieve, with the stated class's best ones among them, and every
+    page whose memory grows when the user says memory grows.
 
     Not retrieved: a page only its finding can speak for, a `keywords_only` page whose
-    keywords the symptoms do not name, and, when the user's code files were read, a page
+    keywords (or course) the symptoms do not name, and, when the user's code files were read, a page
     whose mistake a code detector would have seen there (the symptoms' words put such
     pages first in runs whose code does not contain the mistake: batch-10's flat-accuracy
     and checkpoint-save reproductions led with a token-metric page).
@@ -45,11 +52,16 @@ def _symptom_relevance(
         for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
         if not hit.pattern.speaks_through_finding
         and not (code_read and hit.pattern.seen_in_code)
-        and not (hit.pattern.keywords_only and not _names_a_keyword(hit.pattern, said))
+        and not (
+            hit.pattern.keywords_only
+            and not _names_a_keyword(hit.pattern, said)
+            and not _grows_as_said(hit.pattern, context)
+        )
     ]
     stated = context.stated.category if context.stated else None
     in_class = [hit for hit in hits if stated in hit.pattern.classes][:STATED_CLASS_HITS]
-    return {hit.pattern.id: hit.score for hit in (*hits[:SYMPTOM_HITS], *in_class)}
+    growing = [hit for hit in hits if _grows_as_said(hit.pattern, context)]
+    return {hit.pattern.id: hit.score for hit in (*hits[:SYMPTOM_HITS], *in_class, *growing)}
 
 
 def rank_candidates(

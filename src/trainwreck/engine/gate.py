@@ -7,6 +7,8 @@ top answers:
   a TPU when the run shows other hardware, and a page whose title rests on a setup the
   user says the run does not use ("no fp16/AMP involved"), unless a signature specific to
   it matched (then the log itself is the evidence the framework or device was there);
+- the OOM's course: when the user says memory grows over the run, an out-of-memory page
+  whose cause takes its memory at once is demoted, unless its own message matched;
 - stated class: a page outside the failure class the user's words state is
   demoted, less so for a class that often travels with it (a NaN and a loss
   spike, or the three kinds of error a traceback can end in), and less when a
@@ -51,6 +53,9 @@ RELATED_CLASS_FACTOR = 0.7
 # When the user states nothing, the exception that ended the run states a class, less
 # firmly: a cascade (a timeout after a crash on another rank) can end a log too.
 OFF_LOGGED_CLASS_FACTOR = 0.6
+# An OOM page whose memory does not grow, when the user says memory grows: the course
+# argues against it as firmly as a related class does against an in-class page.
+STEADY_MEMORY_FACTOR = RELATED_CLASS_FACTOR
 RELATED_CLASSES: tuple[frozenset[Category], ...] = (
     frozenset({"nan_inf", "divergence"}),
     frozenset({"crash", "config_error", "dependency_conflict"}),
@@ -122,6 +127,13 @@ def gate_factor(
     if denied and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"your description says the run uses no {', '.join(denied)}")
+    steady = "oom" in pattern.classes and not pattern.memory_grows
+    if context.memory_grows and steady and not specific:
+        factor *= STEADY_MEMORY_FACTOR
+        notes.append(
+            f'you say memory grows over the run ("{context.memory_grows[0]}"); '
+            "this cause takes its memory at once"
+        )
     if pattern.any_class:
         return factor, notes
     stated = context.stated

@@ -231,6 +231,10 @@ class Pattern(Strict):
     # The hardware the page is about (any one of them): an Apple-MPS or TPU page does not
     # rank in a run that shows CUDA, unless its own message matched.
     hardware: tuple[Hardware, ...] = ()
+    # The page's memory climbs with the run (something kept per step, per epoch, per worker
+    # read), so a user who says memory grows describes it; an out-of-memory page without it
+    # takes its memory at once, which the growth the user saw argues against.
+    memory_grows: bool = False
     signatures: tuple[Signature, ...] = Field(min_length=1)
     excludes: tuple[str, ...] = ()
     # Analyzer findings that contradict the page's mechanism (a NaN before any optimizer
