@@ -77,6 +77,14 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
             "nan_inf",
         ),
         ("CUDA out of memory at step 3, so I added gradient checkpointing", "oom"),
+        # batch-21 (faster-rcnn-pytorch#27): the frozen-backbone epochs are a setting, and a
+        # process "simply Killed" (quoted from the terminal) was killed for memory
+        (
+            "the first (frozen-backbone) epochs run fine, but once the epochs after unfreezing "
+            'start, the process is simply "Killed"',
+            "oom",
+        ),
+        ("RAM climbs steadily throughout the epoch", "oom"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

@@ -39,7 +39,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"no available memory|"
             # every rank's process also holding memory on the first GPU
             r"(?:memory|vram) on (?:gpu|cuda:?) ?0\b|"
-            r"(?:process|job|worker|it) (?:\w+ )?(?:gets |got |was |is )?killed|\d+% killed|"
+            r"(?:process|job|worker|it) (?:\w+ ){0,2}(?:gets |got |was |is )?\W?killed|\d+% killed|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
     ),
@@ -244,6 +244,8 @@ _DENIED = re.compile(
 _DESCRIBED_SETTING = re.compile(
     r"\b(?:backbone|layers?|weights?|encoder|parameters?|params|base|model|embeddings?|"
     r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
+    # "the frozen-backbone epochs": the setting as an adjective
+    r"\bfrozen[- ](?:backbone|layers?|weights?|encoder|base|embeddings?)\b|"
     r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
     r"weights?|encoder|parameters?|params|base|embeddings?|modules?|blocks?)\b|"
     # LLaMA-Factory's finetuning_type: "fine-tuned with the freeze method"

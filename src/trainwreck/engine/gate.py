@@ -2,9 +2,10 @@
 
 Two gates, both measured on first-sight cases where they decided most wrong
 top answers:
-- framework and hardware: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn, ...
-  is demoted when the evidence never shows that framework, a page about Apple MPS or
-  a TPU when the run shows other hardware, and a page whose title rests on a setup the
+- framework, hardware and phase: a page that `requires` DeepSpeed, vLLM, JAX, flash-attn,
+  ... is demoted when the evidence never shows that framework, a page about Apple MPS or
+  a TPU when the run shows other hardware, a page about an install step when the run
+  failed in another phase, and a page whose title rests on a setup the
   user says the run does not use ("no fp16/AMP involved"), unless a signature specific to
   it matched (then the log itself is the evidence the framework or device was there);
 - the OOM's course: when the user says memory grows over the run, an out-of-memory page
@@ -123,6 +124,9 @@ def gate_factor(
     if other_hardware(pattern, context) and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"the run shows {context.hardware}, not {', '.join(pattern.hardware)}")
+    if pattern.phases and context.phase not in (None, *pattern.phases) and not specific:
+        factor *= FRAMEWORK_ABSENT_FACTOR
+        notes.append(f"the run failed in {context.phase}, not {', '.join(pattern.phases)}")
     denied = rests_on(pattern.title, context.denied)
     if denied and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR

@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from trainwreck.model import Category, Hardware, Scalar
+from trainwreck.model import Category, Hardware, Phase, Scalar
 
 Cost = Literal["seconds", "minutes", "hours", "run"]
 COST_ORDER: dict[str, int] = {"seconds": 0, "minutes": 1, "hours": 2, "run": 3}
@@ -231,6 +231,10 @@ class Pattern(Strict):
     # The hardware the page is about (any one of them): an Apple-MPS or TPU page does not
     # rank in a run that shows CUDA, unless its own message matched.
     hardware: tuple[Hardware, ...] = ()
+    # The phases the page's failure happens in (any one): an extension that fails to build
+    # fails at install, so a run that failed mid-training does not get it unless its own
+    # message matched. Empty: any phase.
+    phases: tuple[Phase, ...] = ()
     # The page's memory climbs with the run (something kept per step, per epoch, per worker
     # read), so a user who says memory grows describes it; an out-of-memory page without it
     # takes its memory at once, which the growth the user saw argues against.
