@@ -85,6 +85,8 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
             "oom",
         ),
         ("RAM climbs steadily throughout the epoch", "oom"),
+        # batch-21 (ddpm-pytorch#17): a loss that "becomes much larger" has diverged
+        ("the loss decreases normally and then suddenly becomes much larger", "divergence"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

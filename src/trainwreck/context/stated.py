@@ -72,6 +72,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # (a decimal point, "starts at 1.61 and climbs", does not end the clause)
             r"(?:\b|_)loss\b(?:(?!\bbut\b|accuracy|\bacc\b)(?:[^.;]|\.(?=\d))){0,80}?\b(?:"
             r"jump(?:s|ed)? (?:up|to)|shoots? up|shot up|rises|climbs|go(?:es)? up|went up|"
+            # "then, halfway through training, suddenly becomes much larger"
+            r"(?:becomes?|became|gets?|got) (?:much |a lot |far )?(?:larger|higher|bigger)|"
             r"keeps? (?:growing|increasing|rising|going up)|"
             r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
