@@ -55,6 +55,7 @@ MEASURED_BATCHES = (
     "batch-18",
     "batch-19",
     "batch-20",
+    "batch-21",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
