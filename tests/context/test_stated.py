@@ -87,6 +87,15 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("RAM climbs steadily throughout the epoch", "oom"),
         # batch-21 (ddpm-pytorch#17): a loss that "becomes much larger" has diverged
         ("the loss decreases normally and then suddenly becomes much larger", "divergence"),
+        # batch-21: a state ruled out states nothing; a crash the run was restarted after is
+        # its history; a process that prints nothing more while idle is a hang
+        ("it crashes in torch.load; the checkpoint file isn't truncated", "crash"),
+        ("a run restarted from a checkpoint after a crash never decays its learning rate", None),
+        (
+            "it prints 'extracting features' and then nothing else; all processes idle at ~0% "
+            "CPU, so it isn't slow compute",
+            "hang",
+        ),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

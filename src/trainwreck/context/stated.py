@@ -123,7 +123,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
             r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)|"
             r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)|"
-            r"never prints? (?:anything|any ?more|another)"
+            r"never prints? (?:anything|any ?more|another)|"
+            # "prints 'extracting features ...' and then nothing else", "idle at 0% CPU"
+            r"\bthen nothing (?:else|more)\b|\bidle at (?:~|about )?0 ?%"
         ),
     ),
     (
@@ -238,7 +240,9 @@ _DENIED = re.compile(
     r"\b(?:no|without|does ?n[o']t|did ?n[o']t) (?:crash|error|nan|inf|oom|exception|traceback)"
     r"(?:e?s)?"
     r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
-    r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b"
+    r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
+    # "the checkpoint file isn't truncated", "so it isn't slow compute": a state ruled out
+    r"\b(?:is|are|was|were)(?:n'?t| not) (?:\w+ )?(?:truncated|slow\w*|stuck|hang\w*|corrupt\w*)\b"
 )
 
 # A setting described, not a symptom: "the rest of the model is frozen", "halve the learning
@@ -265,6 +269,10 @@ _DESCRIBED_SETTING = re.compile(
     # or one that a setup the run now uses avoids ("without DeepSpeed it runs out of memory")
     r"\bwithout [\w-]+(?: [\w-]+)?,? (?:it |the run |training |the job )?"
     r"(?:runs? out of memory|ooms?|goes oom)\b|"
+    # a crash the run was restarted after ("a run restarted from a checkpoint after a crash"):
+    # the history of the run, not what the user asks about
+    r"\b(?:restart\w*|resum\w*|relaunch\w*|recover\w*)\b[^.;]{0,60}?\bafter an? "
+    r"(?:crash|failure|preemption)\b|"
     # batches the code skips when their loss is NaN: a guard the user wrote, not the symptom
     r"\b(?:skip\w*|returns? none)\b[^.;]{0,60}?\b(?:when|if|whenever) (?:the )?loss "
     r"(?:is|becomes|goes) (?:nan|inf)\b"

@@ -22,6 +22,7 @@ from trainwreck.analyzers.code.tree import (
     is_method,
     keyword,
     last,
+    names_in,
     receiver,
 )
 
@@ -399,3 +400,18 @@ def epoch_loop(loop: Loop) -> bool:
     if not isinstance(loop, ast.For | ast.AsyncFor):
         return False
     return bool(EPOCHS.search(ast.unparse(loop.target) + " " + ast.unparse(loop.iter)))
+
+
+def loops_over(tree: Tree, loader: str) -> list[ast.For]:
+    """`for ... in loader` (also through `enumerate(...)`/`tqdm(...)`), and the loop over the
+    parameter of a helper the loader is passed to (`predict(val_loader)`)."""
+    direct = [
+        node for node in tree.nodes if isinstance(node, ast.For) and loader in names_in(node.iter)
+    ]
+    through = [
+        node
+        for function, parameter in tree.parameters_receiving(loader)
+        for node in ast.walk(function)
+        if isinstance(node, ast.For) and parameter in names_in(node.iter)
+    ]
+    return direct + through

@@ -16,6 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import loops_over
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
 
 # Names that say a loader or dataset holds held-out data, as examples and tutorials spell them.
@@ -40,21 +41,6 @@ def _shuffled_loader(node: ast.AST) -> tuple[str, str] | None:
         return None
     dataset = call.args[0] if call.args else keyword(call, "dataset")
     return dotted(node.targets[0]), dotted(dataset)
-
-
-def _loops_over(tree: Tree, loader: str) -> list[ast.For]:
-    """`for ... in loader` (also through `enumerate(...)`/`tqdm(...)`), and the loop over the
-    parameter of a helper the loader is passed to (`predict(val_loader)`)."""
-    direct = [
-        node for node in tree.nodes if isinstance(node, ast.For) and loader in names_in(node.iter)
-    ]
-    through = [
-        node
-        for function, parameter in tree.parameters_receiving(loader)
-        for node in ast.walk(function)
-        if isinstance(node, ast.For) and parameter in names_in(node.iter)
-    ]
-    return direct + through
 
 
 def _label_names(tree: Tree, dataset: str) -> set[str]:
@@ -102,7 +88,7 @@ def _find(tree: Tree) -> list[Hit]:
         if found is None:
             continue
         loader, dataset = found
-        loops = _loops_over(tree, loader)
+        loops = loops_over(tree, loader)
         if not dataset or not loops or not _evaluation(tree, loader, dataset, loops):
             continue
         outside = [
