@@ -45,6 +45,10 @@ def test_the_batch_21_case_leads_with_its_page(case: str, page: str) -> None:
         ("t21F-jax-bf16-params-worse-accuracy", "bf16-weights-without-fp32-master"),
         # a loss that "suddenly becomes much larger" halfway through, Adam at 2e-4
         ("t21A-pytorch-ddpm-loss-jumps-midtraining", "loss-divergence-high-learning-rate"),
+        # a light JAX workload two orders of magnitude slower than the same PyTorch code
+        ("t21F-jax-100x-slower-than-pytorch", "jax-train-step-not-jitted"),
+        # "both GPUs receive exactly the same samples at every training step"
+        ("t21A-deepspeed-two-gpus-identical-batches", "ddp-ranks-read-the-same-data"),
     ],
 )
 def test_the_batch_21_case_has_its_page_in_the_top_three(case: str, page: str) -> None:
@@ -57,3 +61,11 @@ def test_a_run_killed_mid_training_does_not_get_the_build_page() -> None:
         "extension-build-parallel-jobs-exhaust-ram"
         not in _ids("t21A-pytorch-process-killed-after-unfreeze")[:3]
     )
+
+
+def test_a_description_that_puts_jit_on_the_step_rules_the_unjitted_page_out() -> None:
+    """Batch-11 (jax#817): the user put @jax.jit on the functions and still saw JAX 100x slower
+    than numba; the page's `excludes` hold for the words as they would for a log line."""
+    case = BATCH_21.parent / "batch-11" / "t4-jax-jit-glicko-slower-than-numba"
+    ids = [h.id for h in diagnose_folder(case).hypotheses]
+    assert "jax-train-step-not-jitted" not in ids

@@ -5,6 +5,7 @@ from __future__ import annotations
 from trainwreck.context.denied import affirmed
 from trainwreck.engine.match import match_all
 from trainwreck.engine.rank import Candidate, order, score_candidate
+from trainwreck.evidence.literals import compiled
 from trainwreck.kb import KnowledgeBase
 from trainwreck.kb.schema import Pattern
 from trainwreck.kb.search import search
@@ -31,13 +32,21 @@ def _grows_as_said(pattern: Pattern, context: RunContext) -> bool:
     return bool(context.memory_grows) and pattern.memory_grows
 
 
+def _said_excluded(pattern: Pattern, said: str) -> bool:
+    """The user's words hold one of the page's `excludes`: what they describe rules the page
+    out as firmly as the same line in a log ("I put @jax.jit on the step" for a page about
+    a step that was never compiled)."""
+    return any(compiled(regex).search(said) for regex in pattern.excludes)
+
+
 def _symptom_relevance(
     kb: KnowledgeBase, evidence: Evidence, context: RunContext
 ) -> dict[str, float]:
     """Pages the symptoms retrieve, with the stated class's best ones among them, and every
     page whose memory grows when the user says memory grows.
 
-    Not retrieved: a page only its finding can speak for, a `keywords_only` page whose
+    Not retrieved: a page only its finding can speak for, a page whose `excludes` the
+    description holds, a `keywords_only` page whose
     keywords (or course) the symptoms do not name, and, when the user's code files were read, a page
     whose mistake a code detector would have seen there (the symptoms' words put such
     pages first in runs whose code does not contain the mistake: batch-10's flat-accuracy
@@ -51,6 +60,7 @@ def _symptom_relevance(
         hit
         for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
         if not hit.pattern.speaks_through_finding
+        and not _said_excluded(hit.pattern, evidence.symptoms)
         and not (code_read and hit.pattern.seen_in_code)
         and not (
             hit.pattern.keywords_only

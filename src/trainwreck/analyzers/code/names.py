@@ -415,3 +415,21 @@ def loops_over(tree: Tree, loader: str) -> list[ast.For]:
         if isinstance(node, ast.For) and parameter in names_in(node.iter)
     ]
     return direct + through
+
+
+def trains_from(tree: Tree, loader: str, assignment: ast.stmt) -> bool:
+    """Whether the loader this assignment builds feeds a loop that calls backward(): a
+    training loader. A loop in another function that binds the same name itself reads that
+    function's own loader (`dl` for training in one function, for evaluation in another)."""
+    scope = tree.function(assignment)
+
+    def reads_this_loader(loop: ast.For) -> bool:
+        function = tree.function(loop)
+        return function is scope or function is None or not tree.assignments(loader, function)
+
+    return any(
+        isinstance(node, ast.Call) and last(node) == "backward"
+        for loop in loops_over(tree, loader)
+        if reads_this_loader(loop)
+        for node in ast.walk(loop)
+    )

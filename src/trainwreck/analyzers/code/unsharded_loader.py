@@ -17,7 +17,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import distributed, loops_over
+from trainwreck.analyzers.code.names import distributed, trains_from
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
 
 # A dataset built from the rank or the world size is this rank's shard.
@@ -38,15 +38,6 @@ def _rank_aware(tree: Tree, dataset: ast.expr | None) -> bool:
     )
 
 
-def _trains(tree: Tree, loader: str) -> bool:
-    """The loader feeds a loop that calls backward()."""
-    return any(
-        isinstance(node, ast.Call) and last(node) == "backward"
-        for loop in loops_over(tree, loader)
-        for node in ast.walk(loop)
-    )
-
-
 def _find(tree: Tree) -> list[Hit]:
     if not distributed(tree) or any(last(call) == "prepare" for call in tree.calls):
         return []
@@ -63,7 +54,7 @@ def _find(tree: Tree) -> list[Hit]:
             continue
         dataset = call.args[0] if call.args else keyword(call, "dataset")
         loader = dotted(node.targets[0])
-        if loader and not _rank_aware(tree, dataset) and _trains(tree, loader):
+        if loader and not _rank_aware(tree, dataset) and trains_from(tree, loader, node):
             hits.append(tree.hit(call, loader=loader))
     return hits
 
