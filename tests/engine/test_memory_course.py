@@ -11,13 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gate_helpers import match, page
 
 from trainwreck.curation.cases import diagnose_folder
 from trainwreck.engine.gate import STEADY_MEMORY_FACTOR, gate_factor
-from trainwreck.engine.match import Hit, Match
-from trainwreck.kb import load
-from trainwreck.kb.schema import Pattern, Signature
-from trainwreck.model import RunContext, SourceRef, StatedClass
+from trainwreck.model import RunContext, StatedClass
 
 FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
 OOM = StatedClass(category="oom", source="symptoms", words=("out of memory",))
@@ -25,36 +23,25 @@ GROWS = RunContext(stated=OOM, memory_grows=("gpu memory keeps climbing",))
 AT_ONCE = RunContext(stated=OOM)
 
 
-def _page(page_id: str) -> Pattern:
-    page = load().get(page_id)
-    assert page is not None
-    return page
-
-
-def _match(page: Pattern, weight: float) -> Match:
-    ref = SourceRef(source="train.log", line=1, text="x")
-    return Match(page, (Hit(Signature(regex="x", weight=weight), ref),))
-
-
 def test_a_one_shot_oom_page_is_demoted_when_the_user_says_memory_grows() -> None:
-    capacity = _page("cuda-oom-capacity")
+    capacity = page("cuda-oom-capacity")
     assert not capacity.memory_grows
-    factor, notes = gate_factor(capacity, _match(capacity, 0.5), GROWS)
+    factor, notes = gate_factor(capacity, match(capacity, 0.5), GROWS)
     assert factor == STEADY_MEMORY_FACTOR
     assert "gpu memory keeps climbing" in notes[0]
-    assert gate_factor(capacity, _match(capacity, 0.5), AT_ONCE)[0] == 1.0
+    assert gate_factor(capacity, match(capacity, 0.5), AT_ONCE)[0] == 1.0
 
 
 def test_a_page_whose_memory_grows_or_whose_own_message_matched_keeps_its_score() -> None:
-    kept = _page("loss-accumulated-with-graph")
+    kept = page("loss-accumulated-with-graph")
     assert kept.memory_grows
-    assert gate_factor(kept, _match(kept, 0.5), GROWS)[0] == 1.0
-    capacity = _page("cuda-oom-capacity")
-    assert gate_factor(capacity, _match(capacity, 0.9), GROWS)[0] == 1.0
+    assert gate_factor(kept, match(kept, 0.5), GROWS)[0] == 1.0
+    capacity = page("cuda-oom-capacity")
+    assert gate_factor(capacity, match(capacity, 0.9), GROWS)[0] == 1.0
 
 
 @pytest.mark.parametrize(
-    ("case", "page"),
+    ("case", "expected"),
     [
         (
             "batch-17/t17A-lightning-validation-gpu-memory-grows",
@@ -66,7 +53,7 @@ def test_a_page_whose_memory_grows_or_whose_own_message_matched_keeps_its_score(
         ),
     ],
 )
-def test_a_described_growth_leads_with_a_page_whose_memory_grows(case: str, page: str) -> None:
+def test_a_described_growth_leads_with_a_page_whose_memory_grows(case: str, expected: str) -> None:
     diagnosis = diagnose_folder(FIRST_SIGHT / case)
     assert diagnosis.context.memory_grows
-    assert diagnosis.hypotheses[0].id == page
+    assert diagnosis.hypotheses[0].id == expected

@@ -10,40 +10,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gate_helpers import match, page
+
 from trainwreck.curation.cases import diagnose_folder
 from trainwreck.engine.gate import FRAMEWORK_ABSENT_FACTOR, gate_factor
-from trainwreck.engine.match import Hit, Match
-from trainwreck.kb import load
-from trainwreck.kb.schema import Pattern, Signature
-from trainwreck.model import RunContext, SourceRef
+from trainwreck.model import RunContext
 from trainwreck.pipeline import diagnose
 
 ROOT = Path(__file__).parents[2]
 PAGE = "extension-build-parallel-jobs-exhaust-ram"
 
 
-def _page() -> Pattern:
-    page = load().get(PAGE)
-    assert page is not None
-    return page
-
-
-def _match(page: Pattern, weight: float) -> Match:
-    ref = SourceRef(source="build.log", line=1, text="x")
-    return Match(page, (Hit(Signature(regex="x", weight=weight), ref),))
-
-
 def test_an_install_page_is_demoted_in_a_run_that_failed_while_training() -> None:
-    page = _page()
-    assert page.phases == ("install/import",)
+    build = page(PAGE)
+    assert build.phases == ("install/import",)
     training = RunContext(frameworks={"cuda": "symptoms"}, phase="training")
     installing = RunContext(frameworks={"cuda": "symptoms"}, phase="install/import")
-    factor, notes = gate_factor(page, _match(page, 0.5), training)
+    factor, notes = gate_factor(build, match(build, 0.5), training)
     assert factor == FRAMEWORK_ABSENT_FACTOR
     assert "training" in notes[0]
-    assert gate_factor(page, _match(page, 0.5), installing)[0] == 1.0
-    assert gate_factor(page, _match(page, 0.5), RunContext(frameworks={"cuda": "x"}))[0] == 1.0
-    assert gate_factor(page, _match(page, 0.9), training)[0] == 1.0  # its own message
+    assert gate_factor(build, match(build, 0.5), installing)[0] == 1.0
+    assert gate_factor(build, match(build, 0.5), RunContext(frameworks={"cuda": "x"}))[0] == 1.0
+    assert gate_factor(build, match(build, 0.9), training)[0] == 1.0  # its own message
 
 
 def test_a_validation_oom_does_not_lead_with_the_build_page() -> None:

@@ -433,3 +433,15 @@ def trains_from(tree: Tree, loader: str, assignment: ast.stmt) -> bool:
         if reads_this_loader(loop)
         for node in ast.walk(loop)
     )
+
+
+def built_loaders(tree: Tree) -> list[tuple[ast.Assign, ast.Call, str]]:
+    """Each `name = DataLoader(...)`: the assignment, the call and the name it binds."""
+    found = []
+    for node in tree.nodes:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        call = node.value
+        if isinstance(call, ast.Call) and last(call) == "DataLoader" and dotted(node.targets[0]):
+            found.append((node, call, dotted(node.targets[0])))
+    return found

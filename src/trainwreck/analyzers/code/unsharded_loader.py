@@ -17,7 +17,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import distributed, trains_from
+from trainwreck.analyzers.code.names import built_loaders, distributed, trains_from
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
 
 # A dataset built from the rank or the world size is this rank's shard.
@@ -44,17 +44,11 @@ def _find(tree: Tree) -> list[Hit]:
     if "DistributedSampler" in tree.source:
         return []
     hits = []
-    for node in tree.nodes:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        call = node.value
-        if not (isinstance(call, ast.Call) and last(call) == "DataLoader"):
-            continue
+    for node, call, loader in built_loaders(tree):
         if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
             continue
         dataset = call.args[0] if call.args else keyword(call, "dataset")
-        loader = dotted(node.targets[0])
-        if loader and not _rank_aware(tree, dataset) and trains_from(tree, loader, node):
+        if not _rank_aware(tree, dataset) and trains_from(tree, loader, node):
             hits.append(tree.hit(call, loader=loader))
     return hits
 

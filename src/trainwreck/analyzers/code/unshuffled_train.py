@@ -16,8 +16,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import trains_from
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last
+from trainwreck.analyzers.code.names import built_loaders, trains_from
+from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
 
 # Calls that put the data in a random order before the loader sees it (a permutation is as
 # often a train/validation split whose halves are sorted again, so it does not count).
@@ -34,17 +34,11 @@ def _unshuffled(call: ast.Call) -> bool:
 def _find(tree: Tree) -> list[Hit]:
     if any(_SHUFFLES.search(last(call)) for call in tree.calls):
         return []
-    hits = []
-    for node in tree.nodes:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        call = node.value
-        if not (isinstance(call, ast.Call) and last(call) == "DataLoader" and _unshuffled(call)):
-            continue
-        loader = dotted(node.targets[0])
-        if loader and trains_from(tree, loader, node):
-            hits.append(tree.hit(call, loader=loader))
-    return hits
+    return [
+        tree.hit(call, loader=loader)
+        for node, call, loader in built_loaders(tree)
+        if _unshuffled(call) and trains_from(tree, loader, node)
+    ]
 
 
 DETECTOR = Detector(
