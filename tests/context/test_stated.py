@@ -91,6 +91,8 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # its history; a process that prints nothing more while idle is a hang
         ("it crashes in torch.load; the checkpoint file isn't truncated", "crash"),
         ("a run restarted from a checkpoint after a crash never decays its learning rate", None),
+        # batch-20 (a GPT-2 reproduction): a score of what generation returns
+        ("greedy generation gets 0% of continuations right", "wrong_output"),
         (
             "it prints 'extracting features' and then nothing else; all processes idle at ~0% "
             "CPU, so it isn't slow compute",

@@ -28,6 +28,9 @@ def _ids(case: str) -> list[str]:
         ("t21C-flash-attn-build-killed-ngc", "extension-build-parallel-jobs-exhaust-ram"),
         # inductor's "Tesla V100-SXM2-32GB does not support bfloat16 compilation natively"
         ("t21A-pytorch-v100-bf16-vit-very-slow", "bf16-on-gpu-without-native-bf16"),
+        # Keras: training accuracy 0.96, validation at 1/number-of-classes and flat, manual
+        # evaluation right (keras#12689: the generators preprocessed differently)
+        ("t21F-keras-val-acc-chance-level", "eval-preprocessing-differs-from-training"),
         # a two-GPU Lightning run hangs at 100% utilisation; NCCL's P2P path (NCCL_P2P_LEVEL)
         ("t21A-lightning-multigpu-hangs-gpu-100pct", "nccl-p2p-consumer-gpu"),
     ],

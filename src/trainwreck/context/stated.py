@@ -177,6 +177,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"chang\w*|differ\w*) (?:\w+ )?(?:on|with) (?:the )?batch size|"
             r"with batch size \d+ but \d|"
             r"predicts? (?:\w+ )?(?:the same|only|always)|same (?:outputs?|predictions?)|"
+            # "greedy generation gets 0% of continuations right": a score of what comes out
+            r"\b(?:gets?|got|scores?) (?:only )?\d+(?:\.\d+)? ?% "
+            r"(?:of (?:the )?\w+ )?(?:right|correct)\b|"
             r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|map|wer)\b "
             r"(?:\w+ )?(?:is |are )?(?:wrong|worse|"
             # "f1 is 0.0" reads zero; "macro-f1 0.71" is a value, not a complaint
