@@ -13,7 +13,7 @@ from pathlib import Path
 from gate_helpers import match, page
 
 from trainwreck.curation.cases import diagnose_folder
-from trainwreck.engine.gate import FRAMEWORK_ABSENT_FACTOR, gate_factor
+from trainwreck.engine.gate import OTHER_PHASE_FACTOR, gate_factor
 from trainwreck.model import RunContext
 from trainwreck.pipeline import diagnose
 
@@ -27,7 +27,7 @@ def test_an_install_page_is_demoted_in_a_run_that_failed_while_training() -> Non
     training = RunContext(frameworks={"cuda": "symptoms"}, phase="training")
     installing = RunContext(frameworks={"cuda": "symptoms"}, phase="install/import")
     factor, notes = gate_factor(build, match(build, 0.5), training)
-    assert factor == FRAMEWORK_ABSENT_FACTOR
+    assert factor == OTHER_PHASE_FACTOR
     assert "training" in notes[0]
     assert gate_factor(build, match(build, 0.5), installing)[0] == 1.0
     assert gate_factor(build, match(build, 0.5), RunContext(frameworks={"cuda": "x"}))[0] == 1.0

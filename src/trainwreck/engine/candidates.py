@@ -46,11 +46,11 @@ def _symptom_relevance(
     page whose memory grows when the user says memory grows.
 
     Not retrieved: a page only its finding can speak for, a page whose `excludes` the
-    description holds, a `keywords_only` page whose
-    keywords (or course) the symptoms do not name, and, when the user's code files were read, a page
-    whose mistake a code detector would have seen there (the symptoms' words put such
-    pages first in runs whose code does not contain the mistake: batch-10's flat-accuracy
-    and checkpoint-save reproductions led with a token-metric page).
+    description holds, a `keywords_only` page whose keywords (or course) the symptoms do
+    not name, and, when the user's code files were read, a page whose mistake a code
+    detector would have seen there (the symptoms' words put such pages first in runs
+    whose code does not contain the mistake: batch-10's flat-accuracy and checkpoint-save
+    reproductions led with a token-metric page).
     """
     if not evidence.symptoms:
         return {}

@@ -54,6 +54,9 @@ RELATED_CLASS_FACTOR = 0.7
 # When the user states nothing, the exception that ended the run states a class, less
 # firmly: a cascade (a timeout after a crash on another rank) can end a log too.
 OFF_LOGGED_CLASS_FACTOR = 0.6
+# A page about another phase (an install step in a run that failed while training) is as
+# far from the run as a page for an absent framework.
+OTHER_PHASE_FACTOR = FRAMEWORK_ABSENT_FACTOR
 # An OOM page whose memory does not grow, when the user says memory grows: the course
 # argues against it as firmly as a related class does against an in-class page.
 STEADY_MEMORY_FACTOR = RELATED_CLASS_FACTOR
@@ -125,7 +128,7 @@ def gate_factor(
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"the run shows {context.hardware}, not {', '.join(pattern.hardware)}")
     if pattern.phases and context.phase not in (None, *pattern.phases) and not specific:
-        factor *= FRAMEWORK_ABSENT_FACTOR
+        factor *= OTHER_PHASE_FACTOR
         notes.append(f"the run failed in {context.phase}, not {', '.join(pattern.phases)}")
     denied = rests_on(pattern.title, context.denied)
     if denied and not specific:

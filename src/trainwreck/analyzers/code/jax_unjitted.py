@@ -14,21 +14,12 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted
 
 # What compiles a JAX function: jax.jit, jit, pmap, pjit, xmap, nnx.jit, eqx.filter_jit, ...
 _COMPILES = re.compile(r"\bjit\b|_jit\b|\bpjit\b|\bpmap\b|\bxmap\b")
-_GRADIENTS = frozenset({"grad", "value_and_grad"})
-
-
-def _jax_gradient(call: ast.Call) -> bool:
-    """`jax.grad(f)`, `jax.value_and_grad(f)`, or a bare `grad(f)` in JAX code."""
-    return last(call) in _GRADIENTS and dotted(call.func) in {
-        "grad",
-        "value_and_grad",
-        "jax.grad",
-        "jax.value_and_grad",
-    }
+# `jax.grad(f)`, `jax.value_and_grad(f)`, or the bare names imported from jax.
+_GRADIENTS = frozenset({"grad", "value_and_grad", "jax.grad", "jax.value_and_grad"})
 
 
 def _find(tree: Tree) -> list[Hit]:
@@ -37,7 +28,7 @@ def _find(tree: Tree) -> list[Hit]:
         return []
     if not any(isinstance(node, ast.For | ast.While) for node in tree.nodes):
         return []
-    return [tree.hit(call) for call in tree.calls if _jax_gradient(call)][:1]
+    return [tree.hit(call) for call in tree.calls if dotted(call.func) in _GRADIENTS][:1]
 
 
 DETECTOR = Detector(

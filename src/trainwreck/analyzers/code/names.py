@@ -22,7 +22,6 @@ from trainwreck.analyzers.code.tree import (
     is_method,
     keyword,
     last,
-    names_in,
     receiver,
 )
 
@@ -400,48 +399,3 @@ def epoch_loop(loop: Loop) -> bool:
     if not isinstance(loop, ast.For | ast.AsyncFor):
         return False
     return bool(EPOCHS.search(ast.unparse(loop.target) + " " + ast.unparse(loop.iter)))
-
-
-def loops_over(tree: Tree, loader: str) -> list[ast.For]:
-    """`for ... in loader` (also through `enumerate(...)`/`tqdm(...)`), and the loop over the
-    parameter of a helper the loader is passed to (`predict(val_loader)`)."""
-    direct = [
-        node for node in tree.nodes if isinstance(node, ast.For) and loader in names_in(node.iter)
-    ]
-    through = [
-        node
-        for function, parameter in tree.parameters_receiving(loader)
-        for node in ast.walk(function)
-        if isinstance(node, ast.For) and parameter in names_in(node.iter)
-    ]
-    return direct + through
-
-
-def trains_from(tree: Tree, loader: str, assignment: ast.stmt) -> bool:
-    """Whether the loader this assignment builds feeds a loop that calls backward(): a
-    training loader. A loop in another function that binds the same name itself reads that
-    function's own loader (`dl` for training in one function, for evaluation in another)."""
-    scope = tree.function(assignment)
-
-    def reads_this_loader(loop: ast.For) -> bool:
-        function = tree.function(loop)
-        return function is scope or function is None or not tree.assignments(loader, function)
-
-    return any(
-        isinstance(node, ast.Call) and last(node) == "backward"
-        for loop in loops_over(tree, loader)
-        if reads_this_loader(loop)
-        for node in ast.walk(loop)
-    )
-
-
-def built_loaders(tree: Tree) -> list[tuple[ast.Assign, ast.Call, str]]:
-    """Each `name = DataLoader(...)`: the assignment, the call and the name it binds."""
-    found = []
-    for node in tree.nodes:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        call = node.value
-        if isinstance(call, ast.Call) and last(call) == "DataLoader" and dotted(node.targets[0]):
-            found.append((node, call, dotted(node.targets[0])))
-    return found

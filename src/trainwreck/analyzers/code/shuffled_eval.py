@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import loops_over
+from trainwreck.analyzers.code.loaders import built_loaders, dataset_of, loops_over
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
 
 # Names that say a loader or dataset holds held-out data, as examples and tutorials spell them.
@@ -29,18 +29,9 @@ _LABEL_ATTRIBUTES = frozenset({"targets", "labels", "label", "target", "tensors"
 _METRIC = re.compile(r"(?i)accuracy|f1|precision|recall|score|confusion|auc|metric")
 
 
-def _shuffled_loader(node: ast.AST) -> tuple[str, str] | None:
-    """(`test_loader`, `test_ds`) for `test_loader = DataLoader(test_ds, ..., shuffle=True)`."""
-    if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-        return None
-    call = node.value
-    if not (isinstance(call, ast.Call) and last(call) == "DataLoader"):
-        return None
+def _shuffles(call: ast.Call) -> bool:
     shuffle = keyword(call, "shuffle")
-    if not (isinstance(shuffle, ast.Constant) and shuffle.value is True):
-        return None
-    dataset = call.args[0] if call.args else keyword(call, "dataset")
-    return dotted(node.targets[0]), dotted(dataset)
+    return isinstance(shuffle, ast.Constant) and shuffle.value is True
 
 
 def _label_names(tree: Tree, dataset: str) -> set[str]:
@@ -83,11 +74,10 @@ def _evaluation(tree: Tree, loader: str, dataset: str, loops: list[ast.For]) -> 
 
 def _find(tree: Tree) -> list[Hit]:
     hits = []
-    for node in tree.nodes:
-        found = _shuffled_loader(node)
-        if found is None:
+    for node, call, loader in built_loaders(tree):
+        if not _shuffles(call):
             continue
-        loader, dataset = found
+        dataset = dotted(dataset_of(call))
         loops = loops_over(tree, loader)
         if not dataset or not loops or not _evaluation(tree, loader, dataset, loops):
             continue

@@ -17,8 +17,9 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import built_loaders, distributed, trains_from
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
+from trainwreck.analyzers.code.loaders import built_loaders, dataset_of, has_sampler, trains_from
+from trainwreck.analyzers.code.names import distributed
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in
 
 # A dataset built from the rank or the world size is this rank's shard.
 _RANK = re.compile(r"(?i)rank|world_size|num_replicas|shard")
@@ -45,10 +46,9 @@ def _find(tree: Tree) -> list[Hit]:
         return []
     hits = []
     for node, call, loader in built_loaders(tree):
-        if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
+        if has_sampler(call):
             continue
-        dataset = call.args[0] if call.args else keyword(call, "dataset")
-        if not _rank_aware(tree, dataset) and trains_from(tree, loader, node):
+        if not _rank_aware(tree, dataset_of(call)) and trains_from(tree, loader, node):
             hits.append(tree.hit(call, loader=loader))
     return hits
 

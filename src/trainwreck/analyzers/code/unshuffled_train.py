@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import built_loaders, trains_from
+from trainwreck.analyzers.code.loaders import built_loaders, has_sampler, trains_from
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
 
 # Calls that put the data in a random order before the loader sees it (a permutation is as
@@ -25,7 +25,7 @@ _SHUFFLES = re.compile(r"(?i)shuffle|RandomSampler")
 
 
 def _unshuffled(call: ast.Call) -> bool:
-    if keyword(call, "sampler") is not None or keyword(call, "batch_sampler") is not None:
+    if has_sampler(call):
         return False
     shuffle = keyword(call, "shuffle")
     return shuffle is None or (isinstance(shuffle, ast.Constant) and shuffle.value is False)
