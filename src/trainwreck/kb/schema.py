@@ -251,6 +251,10 @@ class Pattern(Strict):
     # A catch-all page: names the failure family ("loss became NaN") rather than one cause.
     # A specific page that matches ranks above it, and it is never High.
     generic: bool = False
+    # The page names what failed, not why (the message itself: a NaN loss, a watchdog
+    # timeout, a refused allocation): a page of its class the user's description names
+    # among the best ranks above it.
+    restates_failure: bool = False
     prior: float = Field(default=0.5, ge=0.0, le=1.0)
     fixes: tuple[PatternFix, ...] = Field(min_length=1)
     discriminator: str

@@ -1,0 +1,69 @@
+"""A page that only restates the failure yields to the page the user's words name best.
+
+Real cases from the first-sight batches: a Trainer evaluation that keeps every batch's
+logits until the host allocator refuses (batch-21, a CPU reproduction), and YOLOv5's
+rank-0 validation outlasting a hard-coded 60 s process-group timeout (batch-13,
+ultralytics/yolov5). Their logs end in the refused allocation and the watchdog
+timeout, and the pages that restate those messages led until the described mechanism
+could outrank them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gate_helpers import match, page
+
+from trainwreck.curation.cases import diagnose_folder
+from trainwreck.engine.rank import GENERIC_SHARE, SAID_SPECIFIC, Candidate, yield_to_specific
+
+FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
+
+
+def _candidate(page_id: str, score: float, *, weight: float = 0.5, said: float = 0.0) -> Candidate:
+    pattern = page(page_id)
+    return Candidate(pattern, match(pattern, weight), (), score, score, (), said)
+
+
+def test_a_restating_page_scores_below_the_page_the_words_name() -> None:
+    restating = _candidate("loss-non-finite", 0.75, weight=0.9)
+    named = _candidate("custom-loss-log-of-zero", 0.3, said=SAID_SPECIFIC)
+    by_id = {c.pattern.id: c for c in yield_to_specific([restating, named])}
+    assert by_id["loss-non-finite"].score == round(GENERIC_SHARE * 0.3, 4)
+    assert by_id["custom-loss-log-of-zero"].score == 0.3
+
+
+def test_words_below_the_threshold_or_in_another_class_leave_it_alone() -> None:
+    restating = _candidate("loss-non-finite", 0.75, weight=0.9)
+    weakly_named = _candidate("custom-loss-log-of-zero", 0.3, said=SAID_SPECIFIC - 0.01)
+    other_class = _candidate("cuda-oom-capacity", 0.3, said=1.0)
+    for other in (weakly_named, other_class):
+        assert yield_to_specific([restating, other])[0].score == 0.75
+
+
+def test_a_catch_all_that_does_not_restate_the_failure_keeps_its_score() -> None:
+    """api-missing-in-installed-release names a cause (the call is not in this release):
+    the words alone do not move it."""
+    catch_all = page("api-missing-in-installed-release")
+    assert catch_all.generic and not catch_all.restates_failure
+    kept = _candidate("api-missing-in-installed-release", 0.7, weight=0.9)
+    named = _candidate("hf-import-name-version-skew", 0.3, said=1.0)
+    assert yield_to_specific([kept, named])[0].score == 0.7
+
+
+@pytest.mark.parametrize(
+    ("case", "expected"),
+    [
+        (
+            "batch-21/r21E-transformers-trainer-eval-cannot-allocate-repro",
+            "hf-eval-predictions-accumulated-on-gpu",
+        ),
+        (
+            "batch-13/t4-yolov5-ddp-val-broadcast-timeout",
+            "collective-timeout-shorter-than-rank-work",
+        ),
+    ],
+)
+def test_the_described_mechanism_leads_over_the_restated_message(case: str, expected: str) -> None:
+    assert diagnose_folder(FIRST_SIGHT / case).hypotheses[0].id == expected
