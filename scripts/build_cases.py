@@ -56,6 +56,7 @@ MEASURED_BATCHES = (
     "batch-19",
     "batch-20",
     "batch-21",
+    "batch-22",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
