@@ -14,11 +14,13 @@ from functools import cache, partial
 from pathlib import Path
 
 import pytest
+import yaml
 from arith_helpers import run_script
 
 from trainwreck import analyzers
 from trainwreck.analyzers import code
 from trainwreck.curation.ablation import ablate, parts, without
+from trainwreck.curation.cases import diagnose_unseen
 from trainwreck.curation.known import (
     Known,
     folder_case,
@@ -374,12 +376,19 @@ def test_rank_shard_names_hand_made_shards_that_leave_one_rank_a_batch_more() ->
 
 
 def test_batch_std_names_the_last_batch_of_one_sample() -> None:
-    """pytorch-batch-std-last-batch-size1-nan-repro (batch-6): without the detector the
-    generic NaN-loss page leads; forward() divides by x.std(dim=0) and the loader keeps its
-    last batch, which holds one sample."""
-    case = folder_case(
-        FIRST_SIGHT / "batch-6" / "pytorch-batch-std-last-batch-size1-nan-repro",
+    """pytorch-batch-std-last-batch-size1-nan-repro (batch-6), its log and script as a user
+    hands them in without a description (the description alone now names the page): without
+    the detector the generic NaN-loss page leads; forward() divides by x.std(dim=0) and the
+    loader keeps its last batch, which holds one sample."""
+    folder = FIRST_SIGHT / "batch-6" / "pytorch-batch-std-last-batch-size1-nan-repro"
+    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+    inputs = tuple(folder / name for name in meta["inputs"])
+    own = (meta["source"], folder.name)
+    case = Known(
+        folder.name,
         "std-of-single-value-nan",
+        partial(diagnose_unseen, inputs, None, own, None),
+        folder,
     )
     _decides("code.batch_std_with_bessel_correction", case)
 

@@ -42,14 +42,8 @@ def _top(diagnosis: Diagnosis) -> str:
             "code.zero_grad_missing",
         ),
         (
-            "repro-torch-val-loss-accumulated-graph-oom",
-            "host-ram-allocation-failed",
-            "loss-accumulated-with-graph",
-            "code.loss_accumulated_live",
-        ),
-        (
             "repro-torch-manual-bce-log-zero-nan",
-            "loss-non-finite",
+            "fp16-overflow-bf16-pretrained-model",
             "custom-loss-log-of-zero",
             "code.log_without_eps",
         ),

@@ -1,11 +1,11 @@
 """A page that only restates the failure yields to the page the user's words name best.
 
 Real cases from the first-sight batches: a Trainer evaluation that keeps every batch's
-logits until the host allocator refuses (batch-21, a CPU reproduction), and YOLOv5's
-rank-0 validation outlasting a hard-coded 60 s process-group timeout (batch-13,
-ultralytics/yolov5). Their logs end in the refused allocation and the watchdog
-timeout, and the pages that restate those messages led until the described mechanism
-could outrank them.
+logits until the host allocator refuses (batch-21, a CPU reproduction), and LoRA with
+gradient checkpointing whose checkpointed blocks get inputs that need no grad (batch-3,
+huggingface/peft#137). Their logs end in the refused allocation and in "element 0 of
+tensors does not require grad", and the pages that restate those messages led until the
+described mechanism could outrank them.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def test_a_catch_all_that_does_not_restate_the_failure_keeps_its_score() -> None
             "hf-eval-predictions-accumulated-on-gpu",
         ),
         (
-            "batch-13/t4-yolov5-ddp-val-broadcast-timeout",
-            "collective-timeout-shorter-than-rank-work",
+            "batch-3/peft-lora-gradient-checkpointing-input-no-grad-137",
+            "lora-gradient-checkpointing-no-input-grad",
         ),
     ],
 )
