@@ -35,10 +35,10 @@ DEMOTED_STEP = 0.01
 # A catch-all page keeps at most this share of the score of the best page in its class
 # whose own specific signature matched, so that page leads and the two never show as tied.
 GENERIC_SHARE = 0.9
-# A page that restates the failure (`restates_failure`: a NaN loss, a watchdog timeout, a
+# A page that restates the failure (`restates_failure`: a NaN loss, a gloo timeout, a
 # refused allocation) yields the same way to a page of its class the user's words name
 # among the search's best: at 0.8 of its best hit (the same page leads at 1.0). Over
-# first-sight batches 1-21 this turned 7 wrong tops right and none right wrong.
+# first-sight batches 1-21 this turned 6 wrong tops right and none right wrong.
 SAID_SPECIFIC = 0.8
 # A finding signature this heavy names a cause rather than restating the page's message
 # (the KB's convention: cause-naming findings weigh 0.6 and up, restatements 0.3-0.4).

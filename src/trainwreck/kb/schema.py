@@ -251,7 +251,7 @@ class Pattern(Strict):
     # A catch-all page: names the failure family ("loss became NaN") rather than one cause.
     # A specific page that matches ranks above it, and it is never High.
     generic: bool = False
-    # The page names what failed, not why (the message itself: a NaN loss, a watchdog
+    # The page names what failed, not why (the message itself: a NaN loss, a gloo
     # timeout, a refused allocation): a page of its class the user's description names
     # among the best ranks above it.
     restates_failure: bool = False

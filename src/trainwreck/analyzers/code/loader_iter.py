@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import LOADER_NAME
+from trainwreck.analyzers.code.loaders import LOADER_NAME
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted
 
 

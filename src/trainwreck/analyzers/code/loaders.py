@@ -8,8 +8,12 @@ that calls backward() reads it (a training loader) or not (evaluation).
 from __future__ import annotations
 
 import ast
+import re
 
 from trainwreck.analyzers.code.tree import Tree, dotted, keyword, last, names_in
+
+# What a DataLoader is called in user code: `train_loader`, `dataloader`, `val_dl`, `self.loader`.
+LOADER_NAME = re.compile(r"(?i)loader|(?:^|[._])dl$")
 
 
 def built_loaders(tree: Tree) -> list[tuple[ast.Assign, ast.Call, str]]:
@@ -27,6 +31,16 @@ def built_loaders(tree: Tree) -> list[tuple[ast.Assign, ast.Call, str]]:
 def dataset_of(call: ast.Call) -> ast.expr | None:
     """The dataset a DataLoader call is given, by position or keyword."""
     return call.args[0] if call.args else keyword(call, "dataset")
+
+
+def shuffle_argument(call: ast.Call) -> bool | None:
+    """The DataLoader call's `shuffle`: False when it is left out (the default), the
+    constant when one is written, None when it is an expression the code decides."""
+    shuffle = keyword(call, "shuffle")
+    if shuffle is None:
+        return False
+    value = shuffle.value if isinstance(shuffle, ast.Constant) else None
+    return value if isinstance(value, bool) else None
 
 
 def has_sampler(call: ast.Call) -> bool:

@@ -390,8 +390,6 @@ def constructor(value: ast.expr) -> str:
 EPOCHS = re.compile(r"(?i)epoch")
 # A process's rank as code names it: `rank`, `args.local_rank`, `dist.get_rank()`.
 RANK = re.compile(r"(?i)\b(?:local_|global_|world_|node_)?rank\b|get_rank|process_index")
-# What a DataLoader is called in user code: `train_loader`, `dataloader`, `val_dl`, `self.loader`.
-LOADER_NAME = re.compile(r"(?i)loader|(?:^|[._])dl$")
 
 
 def epoch_loop(loop: Loop) -> bool:

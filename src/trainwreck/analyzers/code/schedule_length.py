@@ -20,7 +20,8 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import EPOCHS, LOADER_NAME, bound_to, epoch_loop
+from trainwreck.analyzers.code.loaders import LOADER_NAME
+from trainwreck.analyzers.code.names import EPOCHS, bound_to, epoch_loop
 from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, last, receiver
 
 # Each decaying schedule, the keyword of its length, and that keyword's position.

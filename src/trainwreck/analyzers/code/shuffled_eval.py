@@ -16,8 +16,13 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.loaders import built_loaders, dataset_of, loops_over
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, names_in
+from trainwreck.analyzers.code.loaders import (
+    built_loaders,
+    dataset_of,
+    loops_over,
+    shuffle_argument,
+)
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last, names_in
 
 # Names that say a loader or dataset holds held-out data, as examples and tutorials spell them.
 _EVAL_NAME = re.compile(
@@ -27,11 +32,6 @@ _EVAL_NAME = re.compile(
 _LABEL_ATTRIBUTES = frozenset({"targets", "labels", "label", "target", "tensors", "y", "classes"})
 # Metric functions that take labels and predictions (sklearn, torchmetrics, hand-written).
 _METRIC = re.compile(r"(?i)accuracy|f1|precision|recall|score|confusion|auc|metric")
-
-
-def _shuffles(call: ast.Call) -> bool:
-    shuffle = keyword(call, "shuffle")
-    return isinstance(shuffle, ast.Constant) and shuffle.value is True
 
 
 def _label_names(tree: Tree, dataset: str) -> set[str]:
@@ -75,7 +75,7 @@ def _evaluation(tree: Tree, loader: str, dataset: str, loops: list[ast.For]) -> 
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for node, call, loader in built_loaders(tree):
-        if not _shuffles(call):
+        if shuffle_argument(call) is not True:
             continue
         dataset = dotted(dataset_of(call))
         loops = loops_over(tree, loader)

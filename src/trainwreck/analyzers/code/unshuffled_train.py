@@ -16,8 +16,13 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.loaders import built_loaders, has_sampler, trains_from
-from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
+from trainwreck.analyzers.code.loaders import (
+    built_loaders,
+    has_sampler,
+    shuffle_argument,
+    trains_from,
+)
+from trainwreck.analyzers.code.tree import Hit, Tree, last
 
 # Calls that put the data in a random order before the loader sees it (a permutation is as
 # often a train/validation split whose halves are sorted again, so it does not count).
@@ -25,10 +30,7 @@ _SHUFFLES = re.compile(r"(?i)shuffle|RandomSampler")
 
 
 def _unshuffled(call: ast.Call) -> bool:
-    if has_sampler(call):
-        return False
-    shuffle = keyword(call, "shuffle")
-    return shuffle is None or (isinstance(shuffle, ast.Constant) and shuffle.value is False)
+    return not has_sampler(call) and shuffle_argument(call) is False
 
 
 def _find(tree: Tree) -> list[Hit]:
