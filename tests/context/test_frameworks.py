@@ -175,3 +175,58 @@ def test_the_empty_backend_sections_of_an_accelerate_config_name_no_framework() 
 def test_torchvision_datasets_are_not_hugging_face_datasets(line: str, seen: set[str]) -> None:
     found = {name for name in ("datasets", "pytorch") if FRAMEWORK_WORDS[name].search(line)}
     assert found == seen
+
+
+FIRST_SIGHT = Path(__file__).resolve().parents[2] / "benchmarks" / "first_sight"
+
+
+def _context_of_folder(folder: Path):  # type: ignore[no-untyped-def]
+    inputs = [str(p) for p in sorted(folder.iterdir()) if p.name != "case.yaml"]
+    return build(collect(inputs))
+
+
+def test_a_tensorflow_log_is_a_tensorflow_run_without_torch() -> None:
+    """TF-TRT's logger prints from tensorflow/compiler/... (tensorflow/tensorrt#120)."""
+    context = _context_of_folder(
+        FIRST_SIGHT / "batch-18" / "t18C-tftrt-conv2d-transpose-no-implementation"
+    )
+    assert "tensorflow" in context.frameworks
+    assert without_torch(context.frameworks)
+
+
+@pytest.mark.parametrize(
+    ("framework", "line"),
+    [
+        # TensorFlow's loader failing to open the CUDA runtime (quoted on the GPU-not-visible page)
+        (
+            "tensorflow",
+            "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load"
+            " dynamic library 'libcudart.so.11.0'",
+        ),
+        ("tensorflow", "I upgraded to TF 2.16 and the model no longer builds"),
+        ("tensorflow", "dataset = tf.data.Dataset.from_tensor_slices((x, y))"),
+        # Keras 3 refusing a symbolic tensor in a TF op (serengil/deepface#1121)
+        ("keras", "ValueError: A KerasTensor cannot be used as input to a TensorFlow function."),
+        ("keras", "pip install tf-keras and set TF_USE_LEGACY_KERAS=1"),
+    ],
+)
+def test_tensorflow_and_keras_name_themselves(framework: str, line: str) -> None:
+    assert FRAMEWORK_WORDS[framework].search(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "for tf in range(10): total += tf",  # a variable named tf is not TensorFlow
+        "torch.nn.functional.cross_entropy(logits, target)",
+    ],
+)
+def test_other_code_does_not_name_tensorflow(line: str) -> None:
+    assert not FRAMEWORK_WORDS["tensorflow"].search(line)
+    assert not FRAMEWORK_WORDS["keras"].search(line)
+
+
+def test_a_keras_run_is_not_a_torch_run() -> None:
+    assert without_torch({"keras": "symptoms"})
+    assert without_torch({"tensorflow": "symptoms", "keras": "symptoms"})
+    assert not without_torch({"keras": "symptoms", "pytorch": "symptoms"})  # Keras 3 on torch

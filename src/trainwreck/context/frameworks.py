@@ -64,6 +64,15 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"(?i:\bjax\b|\bjaxlib\b|\bflax\b|\boptax\b)|XlaRuntimeError|\bxla/python/|xla_extension|"
         r"\bjaxpr\b|\bpjit\b"  # its compile log: "jaxpr to MLIR module conversion jit(f)"
     ),
+    # its C++ core logs from tensorflow/core/... and its loader from dso_loader ("Could not
+    # load dynamic library 'libcudart.so.11.0'"); users write "TF 2.16" and tf.<module>
+    "tensorflow": re.compile(
+        r"(?i:\btensorflow\b)|\bTF ?2\.\d+|\btf\.(?:keras|data|function|config|distribute|"
+        r"GradientTape|Variable|Tensor|constant|compat)\b|\bdso_loader\b"
+    ),
+    # Keras 3 runs on TensorFlow, JAX or torch; tf_keras is the Keras 2 package for TF 2.16+
+    # and its own classes in messages (KerasTensor, KerasVariable)
+    "keras": re.compile(r"(?i:\bkeras\b|\btf[-_]keras\b)|\bKeras[A-Z]\w*"),
     # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
     "nccl": re.compile(r"nccl", re.I),
     "cuda": re.compile(r"\bcuda\b|\bcudnn\b|\bcublas\b|nvidia-smi|\bnvcc\b", re.I),
@@ -115,6 +124,13 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "jax": "jax",
     "jaxlib": "jax",
     "flax": "jax",
+    "tensorflow": "tensorflow",
+    "tensorflow-gpu": "tensorflow",
+    "tensorflow-cpu": "tensorflow",
+    "tensorflow_core": "tensorflow",
+    "keras": "keras",
+    "tf-keras": "keras",
+    "tf_keras": "keras",
     "xformers": "xformers",
     "apex": "apex",
     "triton": "triton",
@@ -164,17 +180,23 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
     return seen | {base for name in seen for base in FOUNDATIONS.get(name, ())}
 
 
-# Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen.
-NOT_TORCH = frozenset({"jax"})
+# Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen
+# (Keras 3 can run on torch, and such a run shows torch itself).
+NOT_TORCH = frozenset({"jax", "tensorflow", "keras"})
 # What a page names when it is about the torch stack: torch and what runs on it. A page
 # naming none of these (plain Python: an API removed in a release, a Python version
 # refused) applies to a JAX run as much as to a torch one.
 TORCH_STACK = frozenset(
     {"pytorch", *(name for name, bases in FOUNDATIONS.items() if "pytorch" in bases)}
 )
+# A page that names one of these beside torch is about the language or the data, with torch
+# as its example (NaN in the inputs, evaluation preprocessed unlike training, a package's
+# version gate): it applies to a Keras or JAX run too.
+ANY_STACK = frozenset({"python"})
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
-    r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth",
+    r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth|"
+    r"tensorflow|keras",
 )
 
 

@@ -23,7 +23,13 @@ top answers:
 from __future__ import annotations
 
 from trainwreck.context.denied import rests_on
-from trainwreck.context.frameworks import NOT_TORCH, TORCH_STACK, with_foundations, without_torch
+from trainwreck.context.frameworks import (
+    ANY_STACK,
+    NOT_TORCH,
+    TORCH_STACK,
+    with_foundations,
+    without_torch,
+)
 from trainwreck.engine.match import Match
 from trainwreck.kb.schema import Pattern
 from trainwreck.model import Category, RunContext
@@ -88,13 +94,14 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     """What the page needs that the run does not show; () when it fits.
 
     A page lists what it `requires` (any one); a page about the torch stack does
-    not apply to a run that shows only JAX, while a plain-Python page does.
+    not apply to a run that shows only JAX or TensorFlow/Keras, while a plain-Python
+    page does, and so does one that names Python beside torch.
     """
     seen = with_foundations(context.frameworks)  # a TRL run runs transformers too
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
     named = set(pattern.frameworks)
-    if without_torch(seen) and named & TORCH_STACK and not named & NOT_TORCH:
+    if without_torch(seen) and named & TORCH_STACK and not named & (NOT_TORCH | ANY_STACK):
         return ("pytorch",)
     return ()
 

@@ -38,6 +38,8 @@ Framework = Literal[
     "flash-attn",
     "lightning",
     "jax",
+    "tensorflow",
+    "keras",
     "numpy",
     "python",
     "xformers",
