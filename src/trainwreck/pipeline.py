@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import BinaryIO
 
 from trainwreck import analyzers, context
-from trainwreck.cases import CaseMemory, load_memory, similar
+from trainwreck.cases import CaseMemory, described_pages, load_memory, similar
 from trainwreck.engine.assemble import build
 from trainwreck.engine.candidates import rank_candidates
 from trainwreck.errors import EvidenceError
@@ -71,8 +71,9 @@ def examine(
     findings = analyzers.run(evidence, failed)
     if failed:  # listed among the report's warnings, like any input that was not read
         evidence = evidence.model_copy(update={"gaps": (*evidence.gaps, *failed)})
-    alike = similar(cases if cases is not None else load_memory(), evidence, run_context)
-    ranked = rank_candidates(knowledge, evidence, findings, run_context)
+    memory = cases if cases is not None else load_memory()
+    alike = similar(memory, evidence, run_context)
+    ranked = rank_candidates(knowledge, evidence, findings, run_context, described_pages(memory))
     return evidence, build(knowledge, evidence, run_context, findings, ranked, alike)
 
 

@@ -44,6 +44,16 @@ def _known() -> dict[str, Known]:
     return {case.name: case for case in cases + script_cases(cases)}
 
 
+def _without_description(folder: Path, page: str) -> Known:
+    """A first-sight case as a user hands in its log and script without a description: for
+    cases whose description alone now leads to the page (the memory's descriptions of the
+    page's other threads share its words), the detector is what turns the top."""
+    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
+    inputs = tuple(folder / name for name in meta["inputs"])
+    own = (meta["source"], folder.name)
+    return Known(folder.name, page, partial(diagnose_unseen, inputs, None, own, None), folder)
+
+
 def _decides(part: str, case: Known) -> None:
     moved = ablate(case, part)
     assert moved.with_it == case.expected
@@ -241,9 +251,10 @@ def test_every_analyzer_and_detector_can_be_left_out_by_name() -> None:
 
 
 def test_inference_in_train_mode_names_a_predict_wrapper_that_never_calls_eval() -> None:
-    """r15D-pytorch-single-sample-predictions-random-repro (batch-15): without the detector a
-    BatchNorm-after-eval page leads; the predict wrapper never calls self.model.eval()."""
-    case = folder_case(
+    """r15D-pytorch-single-sample-predictions-random-repro (batch-15), its log and script
+    without the description: without the detector a CPU-only-build page leads; the predict
+    wrapper never calls self.model.eval()."""
+    case = _without_description(
         FIRST_SIGHT / "batch-15" / "r15D-pytorch-single-sample-predictions-random-repro",
         "inference-in-train-mode-dropout-active",
     )
@@ -380,15 +391,9 @@ def test_batch_std_names_the_last_batch_of_one_sample() -> None:
     hands them in without a description (the description alone now names the page): without
     the detector the generic NaN-loss page leads; forward() divides by x.std(dim=0) and the
     loader keeps its last batch, which holds one sample."""
-    folder = FIRST_SIGHT / "batch-6" / "pytorch-batch-std-last-batch-size1-nan-repro"
-    meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
-    inputs = tuple(folder / name for name in meta["inputs"])
-    own = (meta["source"], folder.name)
-    case = Known(
-        folder.name,
+    case = _without_description(
+        FIRST_SIGHT / "batch-6" / "pytorch-batch-std-last-batch-size1-nan-repro",
         "std-of-single-value-nan",
-        partial(diagnose_unseen, inputs, None, own, None),
-        folder,
     )
     _decides("code.batch_std_with_bessel_correction", case)
 

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from trainwreck import diagnose
+from trainwreck.cases import load_memory
 from trainwreck.model import Diagnosis
 
 FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
@@ -24,7 +25,9 @@ def _case(name: str, *extra: str, batch: Path = BATCH) -> Diagnosis:
     meta = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8"))
     symptoms = str(meta.get("symptoms") or "").strip() or None
     inputs = [*meta["inputs"], *extra]
-    return diagnose([str(folder / item) for item in inputs], symptoms=symptoms)
+    # the case's own record left out of the case memory: its description would find itself
+    memory = load_memory(exclude=[str(meta["source"]), folder.name])
+    return diagnose([str(folder / item) for item in inputs], symptoms=symptoms, cases=memory)
 
 
 def _top(diagnosis: Diagnosis) -> str:

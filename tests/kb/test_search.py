@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from trainwreck import kb
+from trainwreck.cases import CaseRecord, described_pages, load_memory
+from trainwreck.cases.match import bundled_records
 from trainwreck.kb.search import search
 
 
@@ -29,3 +31,26 @@ def test_a_model_name_keeps_only_how_it_was_built() -> None:
 def test_hyphenated_words_without_a_digit_stay_words() -> None:
     hits = search(kb.load(), "CUDA out-of-memory during the first step", 5)
     assert hits and hits[0].pattern.category == "oom"
+
+
+def _record(prefix: str) -> CaseRecord:
+    return next(r for r in bundled_records() if r.id.startswith(prefix))
+
+
+def test_how_users_described_a_pages_cases_finds_it_in_their_words() -> None:
+    """batch-15's batched-generation reproduction, left out of the memory: its user says
+    "one prompt at a time is perfect ... as one batch exact match drops"; the page's own
+    text speaks of right padding, and batch-9's reproduction told in the same words
+    brings it first."""
+    case = _record("r15E-transformers-batched-generate")
+    assert case.symptoms is not None
+    described = described_pages(load_memory(exclude=[case.source]))
+    assert ("decoder-right-padding-generation", case.symptoms) not in described
+    plain = search(kb.load(), case.symptoms, 5)
+    told = search(kb.load(), case.symptoms, 5, described)
+    assert plain[0].pattern.id != "decoder-right-padding-generation"
+    assert told[0].pattern.id == "decoder-right-padding-generation"
+
+
+def test_a_memory_switched_off_describes_nothing() -> None:
+    assert described_pages(load_memory(bundled=False)) == ()

@@ -8,7 +8,7 @@ and `similar` finds the ones this run's evidence resembles.
 
 from __future__ import annotations
 
-from trainwreck.cases.match import CaseMemory, load_memory, similar
+from trainwreck.cases.match import CaseMemory, described_pages, load_memory, similar
 from trainwreck.cases.records import CaseRecord
 
-__all__ = ["CaseMemory", "CaseRecord", "load_memory", "similar"]
+__all__ = ["CaseMemory", "CaseRecord", "described_pages", "load_memory", "similar"]

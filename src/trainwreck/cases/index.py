@@ -100,6 +100,16 @@ class CaseIndex:
         self.counts = {word: len(ids) for word, ids in postings.items()}
         self.weights = _weights(self.counts, len(self.entries))
 
+    def left_out(self, exclude: frozenset[str]) -> frozenset[int]:
+        """The entries of the threads (`thread_key`) or record ids in `exclude`."""
+        if not exclude:
+            return frozenset()
+        return frozenset(
+            n
+            for n, e in enumerate(self.entries)
+            if thread_key(e.record.source) in exclude or thread_key(e.record.id) in exclude
+        )
+
     def _without(self, skipped: frozenset[int]) -> _Weights:
         if not skipped:
             return self.weights
@@ -123,12 +133,7 @@ class CaseIndex:
         person searching by words), the rare-word discount is left out: records
         are ranked by the share of their lines' weight found.
         """
-        skipped = frozenset(
-            n
-            for n, e in enumerate(self.entries)
-            if exclude
-            and (thread_key(e.record.source) in exclude or thread_key(e.record.id) in exclude)
-        )
+        skipped = self.left_out(exclude)
         weights = self._without(skipped)
         seen = frozenset().union(*query) if query else frozenset()
         shared: dict[int, float] = defaultdict(float)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from trainwreck.cases.index import CaseIndex, Scored
 from trainwreck.cases.query import query_lines
 from trainwreck.cases.records import BUNDLED, CaseRecord, read_records, thread_key
 from trainwreck.context.frameworks import PACKAGE_FRAMEWORK
+from trainwreck.kb.search import Described
 from trainwreck.model import Evidence, RunContext, SimilarCase, SourceRef
 
 # Shown under "Similar confirmed failures" from this similarity up: half the
@@ -24,6 +25,8 @@ ABSENT_FRAMEWORK_FACTOR = 0.5
 # A record of another failure class than the one the user states keeps this share;
 # milder than the page gate, since a thread's class is one collector's reading.
 OTHER_CLASS_FACTOR = 0.7
+# Descriptions kept per process: the bundled memory's, and a leave-out run's current one.
+DESCRIBED_KEPT = 4
 # Frameworks present in nearly every run say nothing about a record's fit.
 UBIQUITOUS = frozenset({"pytorch", "cuda", "numpy", "python"})
 
@@ -65,6 +68,19 @@ def load_memory(
         return CaseMemory(_bundled_index() if bundled else CaseIndex([]), skip)
     kept = bundled_records() if bundled else ()
     return CaseMemory(CaseIndex([("bundled", kept), ("local", local)]), skip)
+
+
+@lru_cache(maxsize=DESCRIBED_KEPT)
+def described_pages(memory: CaseMemory) -> Described:
+    """How users described the confirmed cases filed under each page, for the symptom
+    search: (page, the case's symptoms) for every record that has both, in store order,
+    without the threads the memory leaves out."""
+    skipped = memory.index.left_out(memory.exclude)
+    return tuple(
+        (entry.record.page, entry.record.symptoms)
+        for number, entry in enumerate(memory.index.entries)
+        if entry.record.page and entry.record.symptoms and number not in skipped
+    )
 
 
 def _framework(package: str) -> str:

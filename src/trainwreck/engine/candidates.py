@@ -8,7 +8,7 @@ from trainwreck.engine.rank import Candidate, order, score_candidate
 from trainwreck.evidence.literals import compiled
 from trainwreck.kb import KnowledgeBase
 from trainwreck.kb.schema import Pattern
-from trainwreck.kb.search import search
+from trainwreck.kb.search import Described, search
 from trainwreck.model import Evidence, Finding, RunContext
 
 # Pages the symptom search returns; enough that the stated class has pages among them
@@ -40,7 +40,7 @@ def _said_excluded(pattern: Pattern, said: str) -> bool:
 
 
 def _symptom_relevance(
-    kb: KnowledgeBase, evidence: Evidence, context: RunContext
+    kb: KnowledgeBase, evidence: Evidence, context: RunContext, described: Described
 ) -> dict[str, float]:
     """Pages the symptoms retrieve, with the stated class's best ones among them, and every
     page whose memory grows when the user says memory grows.
@@ -58,7 +58,7 @@ def _symptom_relevance(
     said = evidence.symptoms.lower()
     hits = [
         hit
-        for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH)
+        for hit in search(kb, affirmed(evidence.symptoms), STATED_CLASS_DEPTH, described)
         if not hit.pattern.speaks_through_finding
         and not _said_excluded(hit.pattern, evidence.symptoms)
         and not (code_read and hit.pattern.seen_in_code)
@@ -79,14 +79,16 @@ def rank_candidates(
     evidence: Evidence,
     findings: tuple[Finding, ...],
     context: RunContext,
+    described: Described = (),
 ) -> list[Candidate]:
     """Every supported pattern, scored in the run's context and ordered best first.
 
     A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms;
-    the symptoms are searched without the setups the user says the run does not use.
+    the symptoms are searched without the setups the user says the run does not use, in
+    the pages' text and in how users described the confirmed cases filed under them.
     """
     matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
-    relevance = _symptom_relevance(kb, evidence, context)
+    relevance = _symptom_relevance(kb, evidence, context, described)
     found = {finding.id for finding in findings}
     candidates = [
         score_candidate(
