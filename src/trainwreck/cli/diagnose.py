@@ -84,8 +84,9 @@ FORMATS = ("markdown", "json", "html")
 @click.option(
     "--no-cases",
     is_flag=True,
-    help="Do not search the case memory (confirmed failures from public threads, and the "
-    "team's store that `trainwreck learn` fills).",
+    help="Do not use the case memory (confirmed failures from public threads, and the "
+    "team's store that `trainwreck learn` fills): no similar failures are shown, and the "
+    "symptoms are searched in the pages' own text only.",
 )
 def diagnose(
     paths: tuple[str, ...],

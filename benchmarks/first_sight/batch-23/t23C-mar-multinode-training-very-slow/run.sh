@@ -1,0 +1,1 @@
+torchrun --nproc_per_node=8 --nnodes=4 --node_rank=0 --master_addr=<redacted> --master_port 9999 main_mar.py --img_size 256 --vae_path pretrained_models/vae/kl16.ckpt --vae_embed_dim 16 --vae_stride 16 --patch_size 1 --model mar_large --diffloss_d 3 --diffloss_w 1024 --epochs 400 --warmup_epochs 100 --batch_size 64 --lr 8.0e-4 --diffusion_batch_mul 4
