@@ -15,10 +15,9 @@ import yaml
 from code_helpers import BATCH_1, ROOT
 
 from trainwreck.analyzers.code import DETECTORS
-from trainwreck.cases import load_memory
+from trainwreck.curation.cases import diagnose_unseen
 from trainwreck.kb import load
 from trainwreck.model import Diagnosis
-from trainwreck.pipeline import diagnose
 
 
 def _diagnose(case: str, *, with_code: bool, extra_symptoms: str = "") -> Diagnosis:
@@ -28,8 +27,7 @@ def _diagnose(case: str, *, with_code: bool, extra_symptoms: str = "") -> Diagno
     code = sorted(folder.glob("*.py")) if with_code else []
     symptoms = str(meta["symptoms"]).strip() + extra_symptoms
     # the case's own record left out of the case memory: its description would find itself
-    memory = load_memory(exclude=[str(meta["source"]), folder.name])
-    return diagnose([str(path) for path in [*inputs, *code]], symptoms=symptoms, cases=memory)
+    return diagnose_unseen((*inputs, *code), symptoms, (str(meta["source"]), folder.name), None)
 
 
 def _top(diagnosis: Diagnosis) -> str:

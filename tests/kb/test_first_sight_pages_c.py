@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from trainwreck import diagnose
-from trainwreck.cases import load_memory
+from trainwreck.curation.cases import diagnose_unseen
 from trainwreck.model import Diagnosis
 
 FIRST_SIGHT = Path(__file__).parents[2] / "benchmarks" / "first_sight"
@@ -26,8 +26,8 @@ def _case(name: str, *extra: str, batch: Path = BATCH) -> Diagnosis:
     symptoms = str(meta.get("symptoms") or "").strip() or None
     inputs = [*meta["inputs"], *extra]
     # the case's own record left out of the case memory: its description would find itself
-    memory = load_memory(exclude=[str(meta["source"]), folder.name])
-    return diagnose([str(folder / item) for item in inputs], symptoms=symptoms, cases=memory)
+    own = (str(meta["source"]), folder.name)
+    return diagnose_unseen(tuple(folder / item for item in inputs), symptoms, own, None)
 
 
 def _top(diagnosis: Diagnosis) -> str:

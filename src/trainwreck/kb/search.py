@@ -86,6 +86,7 @@ Described = tuple[tuple[str, str], ...]
 # step); at 1.0 (581, 649) the pages with many filed threads drown the others (the
 # fp16-overflow page: 34 -> 53 tops, most of the new ones wrong).
 COLUMN_WEIGHTS = (5.0, 2.0, 1.0, 0.5)
+_RANK = f"bm25(pages, {', '.join(str(weight) for weight in COLUMN_WEIGHTS)})"
 # Indexes kept per process: the bundled memory's, and a leave-out run's current one.
 INDEXES_KEPT = 4
 
@@ -153,11 +154,10 @@ def search(
     query = _fts_query(text)
     if not query:
         return []
-    weights = ", ".join(str(weight) for weight in COLUMN_WEIGHTS)
     rows = (
         _index(kb, described)
         .execute(
-            f"SELECT rowid, bm25(pages, {weights}) AS rank FROM pages WHERE pages MATCH ? "
+            f"SELECT rowid, {_RANK} AS rank FROM pages WHERE pages MATCH ? "
             "ORDER BY rank, rowid LIMIT ?",
             (query, limit),
         )
