@@ -57,6 +57,7 @@ MEASURED_BATCHES = (
     "batch-20",
     "batch-21",
     "batch-22",
+    "batch-23",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
