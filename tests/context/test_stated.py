@@ -573,3 +573,22 @@ def test_a_wheel_states_a_conflict_only_when_it_does_not_fit(
 ) -> None:
     stated = from_symptoms(text)
     assert (stated.category if stated else None) == category, stated
+
+
+BATCH_23 = FIRST_SIGHT / "batch-23"
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # "train and eval loss go down nicely and plateau, but generate() never stops"
+        ("r23E-transformers-finetuned-lm-never-stops-repro", "wrong_output"),
+        # "an epoch takes just as long as on one GPU - no speed gain at all"
+        ("t23A-pytorch-ddp-3gpu-no-speedup", "slow_throughput"),
+        # "the loss is much worse than the README curve and then blows up"
+        ("t23C-nanogpt-single-gpu-loss-worse-then-blows-up", "divergence"),
+    ],
+)
+def test_batch_23_descriptions_state_their_class(case: str, category: str) -> None:
+    stated = from_symptoms(_symptoms(case, BATCH_23))
+    assert stated is not None and stated.category == category, stated

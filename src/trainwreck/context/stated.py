@@ -74,6 +74,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"jump(?:s|ed)? (?:up|to)|shoots? up|shot up|rises|climbs|go(?:es)? up|went up|"
             # "then, halfway through training, suddenly becomes much larger"
             r"(?:becomes?|became|gets?|got) (?:much |a lot |far )?(?:larger|higher|bigger)|"
+            # "the loss is much worse than the README curve and then blows up"
+            r"blows? up|blew up|is (?:much |a lot |far )?worse|"
             r"keeps? (?:growing|increasing|rising|going up)|"
             r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
@@ -101,7 +103,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"scores?) (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck|"
             # a generation that "never ends" is a missing stop token, not a process that hangs
             r"(?:responses?|outputs?|generations?|answers?|completions?) (?:\w+ ){0,2}"
-            r"never (?:end|stop|finish)\w*|keeps? generating"
+            r"never (?:end|stop|finish)\w*|keeps? generating|"
+            # "generate() never stops: every output runs on to max_new_tokens"
+            r"generat\w*(?:\(\))? (?:\w+ ){0,2}never (?:end|stop|finish)\w*|"
+            r"(?:runs?|goes|continues?) on (?:to|until) (?:the )?max_(?:new_)?(?:tokens|length)"
         ),
     ),
     (
@@ -139,6 +144,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
+            # "no speed gain at all from the extra cards", "an epoch takes just as long"
+            r"no (?:\w+ )?(?:speed|performance)[- ]?(?:gain|improvement|benefit|boost)|"
+            r"(?:takes?|took) just as long|"
             r"(?:images?|img|examples?|sequences?)/s(?:ec)?\b|not (?:\w+ )?faster|"
             r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
@@ -244,6 +252,9 @@ _DENIED = re.compile(
     r"(?:e?s)?"
     r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
+    # "train and eval loss go down nicely and plateau": training went as it should
+    r"\bloss(?:es)? (?:go(?:es)?|went|goes) down (?:nicely|fine|well|normally|as expected)"
+    r"(?: and (?:then )?plateau\w*)?|"
     # "the checkpoint file isn't truncated", "so it isn't slow compute": a state ruled out
     r"\b(?:is|are|was|were)(?:n'?t| not) (?:\w+ )?(?:truncated|slow\w*|stuck|hang\w*|corrupt\w*)\b"
 )
