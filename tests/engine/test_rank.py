@@ -207,3 +207,18 @@ def test_a_tie_of_one_level_keeps_its_leader_score() -> None:
     items = [("a", 0.30, 1, 2), ("b", 0.29, 0, 2)]
     shown = tied_order(items, lambda i: i[1], lambda i: i[2], lambda i: i[0], lambda i: i[3])
     assert [(item[0], score) for item, score in shown] == [("b", 0.30), ("a", 0.30)]
+
+
+def test_a_catch_all_yields_to_a_known_bug_of_any_class_whose_range_holds_the_version() -> None:
+    """The regression page names the window a change entered in; a known bug whose affected
+    range holds the run's version names the change, whatever failure class it is filed in."""
+    catch_all = {"generic": True, "any_class": True, "category": "hang"}
+    regression = _pattern("regression").model_copy(update=catch_all)
+    bug = _pattern("bug", affected=[{"package": "transformers", "specifier": "<4.46.2"}])
+    inside = Evidence(setup=Setup(frameworks={"transformers": "4.46.0"}))
+    outside = Evidence(setup=Setup(frameworks={"transformers": "4.47.0"}))
+    r = score_candidate(regression, _match(regression, 0.95), 0.0, inside)
+    for evidence, leads in ((inside, "bug"), (outside, "regression")):
+        b = score_candidate(bug, _match(bug, 0.5), 0.0, evidence)
+        assert r is not None and b is not None and r.score > b.score
+        assert order([r, b])[0].pattern.id == leads

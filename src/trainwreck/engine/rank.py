@@ -54,6 +54,7 @@ class Candidate:
     score: float
     gate_notes: tuple[str, ...] = ()
     said: float = 0.0  # the symptom search's score for the page (0-1, its best hit 1)
+    known_bug: bool = False  # a version the run shows is inside the page's affected range
 
     @property
     def log_backed(self) -> bool:
@@ -130,17 +131,27 @@ def score_candidate(
     factor, gate_notes = gate_factor(pattern, match, context)
     score = round(strength * (0.85 + 0.15 * pattern.prior) * factor, 4)
     return Candidate(
-        pattern, match, notes, round(strength, 4), score, tuple(gate_notes), round(relevance, 4)
+        pattern,
+        match,
+        notes,
+        round(strength, 4),
+        score,
+        tuple(gate_notes),
+        round(relevance, 4),
+        known_bug=boost > 0,
     )
 
 
 def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
     """Catch-all pages score below the best page of their class whose own signature
-    matched; a page that only restates the failure also scores below the best page of its
-    class that the user's description names (the log says that it failed, the words what
-    led there)."""
+    matched, and a catch-all for every class (the release-regression page) below the best
+    known bug whose affected range holds the run's version (the one names the window, the
+    other what broke in it); a page that only restates the failure also scores below the
+    best page of its class that the user's description names (the log says that it failed,
+    the words what led there)."""
     matched: dict[str, float] = {}
     said: dict[str, float] = {}
+    known_bug = 0.0
     for c in candidates:
         if c.pattern.generic or c.pattern.restates_failure:
             continue
@@ -148,13 +159,18 @@ def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
             matched[c.pattern.category] = max(matched.get(c.pattern.category, 0.0), c.score)
         if c.said >= SAID_SPECIFIC:
             said[c.pattern.category] = max(said.get(c.pattern.category, 0.0), c.score)
-    return [_capped(c, matched, said) for c in candidates]
+        if c.known_bug:
+            known_bug = max(known_bug, c.score)
+    return [_capped(c, matched, said, known_bug) for c in candidates]
 
 
-def _capped(c: Candidate, matched: dict[str, float], said: dict[str, float]) -> Candidate:
+def _capped(
+    c: Candidate, matched: dict[str, float], said: dict[str, float], known_bug: float
+) -> Candidate:
     category = c.pattern.category
     leaders = [
         *([matched[category]] if c.pattern.generic and category in matched else []),
+        *([known_bug] if c.pattern.generic and c.pattern.any_class and known_bug else []),
         *([said[category]] if c.pattern.restates_failure and category in said else []),
     ]
     if not leaders:
