@@ -1,0 +1,13 @@
+CUDA_VISIBLE_DEVICES=0 python src/train_bash.py \
+    --stage sft \
+    --do_predict \
+    --model_name_or_path pretrained_models/Llama-2-7b-hf \
+    --adapter_name_or_path path_to_ppo_checkpoint_fp16 \
+    --dataset alpaca_gpt4_en \
+    --template default \
+    --finetuning_type lora \
+    --output_dir path_to_predict_result_dpo \
+    --per_device_eval_batch_size 8 \
+    --predict_with_generate \
+    --max_samples 100 \
+    --fp16
