@@ -58,6 +58,7 @@ MEASURED_BATCHES = (
     "batch-21",
     "batch-22",
     "batch-23",
+    "batch-24",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

@@ -26,9 +26,6 @@ def _without_memory(folder: Path) -> str:
 @pytest.mark.parametrize(
     ("case", "page"),
     [
-        # "memory climbs steadily for the whole run" with the HF Trainer (transformers 3.x),
-        # no log: a loss kept with its graph; the memory off leads with DataLoader workers
-        ("batch-20/t20B-transformers-trainer-ram-grows-until-oom", "loss-accumulated-with-graph"),
         # a diffusion model's loss jumps mid-training, no log: the learning rate
         ("batch-21/t21A-pytorch-ddpm-loss-jumps-midtraining", "loss-divergence-high-learning-rate"),
         # LLaVA LoRA at lr 2e-4, loss spikes in its log: judged family at a8272ee0
