@@ -61,6 +61,20 @@ for epoch in range(15):
             ),
             True,
         ),
+        # the decay read from a config dict (batch-24's ExponentialLR reproduction)
+        (
+            "CFG = dict(epochs=12, lr_decay=0.8)\n"
+            + PER_BATCH.replace(
+                "StepLR(optimizer, step_size=5, gamma=0.1)",
+                'ExponentialLR(optimizer, gamma=CFG["lr_decay"])',
+            ),
+            True,
+        ),
+        (
+            'config = {"step": 5000}\n'
+            + PER_BATCH.replace("step_size=5", 'step_size=config["step"]'),
+            False,
+        ),
         (
             PER_BATCH.replace(
                 "StepLR(optimizer, step_size=5, gamma=0.1)", "ExponentialLR(optimizer, gamma=0.99)"
@@ -93,3 +107,14 @@ def test_the_mlp_whose_loss_freezes_after_one_epoch_gets_its_page() -> None:
     # the description read as a wrong output): StepLR(step_size=5) stepped every batch
     report = diagnose_folder(BATCH_8 / "pytorch-mlp-loss-frozen-after-first-epoch-repro")
     assert report.hypotheses[0].id == "lr-decayed-to-zero-early"
+
+
+def test_a_decay_read_from_a_config_dict_is_seen_and_the_cpu_build_does_not_lead() -> None:
+    # first-sight batch-24 reproduction, judged wrong at ffb2dea5: ExponentialLR(gamma=
+    # CFG["lr_decay"]) stepped every batch, and the CPU-only-build page led on the log's
+    # "torch 2.13.0+cpu" line although the run never asked for CUDA
+    batch_24 = BATCH_8.parent / "batch-24"
+    report = diagnose_folder(batch_24 / "r24D-pytorch-loss-plateaus-after-first-epoch-repro")
+    shown = [h.id for h in report.hypotheses]
+    assert shown[0] == "lr-decayed-to-zero-early"
+    assert "torch-cpu-only-build" not in shown

@@ -31,11 +31,13 @@ _PERIODS = {
 }
 
 
-def _epoch_scaled(call: ast.Call) -> bool:
-    """Whether a scheduler's construction gives it an epoch-sized period."""
+def _epoch_scaled(tree: Tree, call: ast.Call) -> bool:
+    """Whether a scheduler's construction gives it an epoch-sized period (a literal, or a
+    name or config entry the code assigns one)."""
     kind = last(call)
     name, position = _PERIODS[kind]
-    value = argument(call, name, position)
+    found = argument(call, name, position)
+    value = tree.resolved(found) if found is not None else None
     if kind == "MultiStepLR" and isinstance(value, ast.List | ast.Tuple):
         periods = [number(item) for item in value.elts]
         return bool(periods) and all(p is not None and p <= EPOCH_SCALE for p in periods)
@@ -46,7 +48,9 @@ def _epoch_scaled(call: ast.Call) -> bool:
 
 
 def _find(tree: Tree) -> list[Hit]:
-    schedulers = bound_calls(tree, lambda call: last(call) in _PERIODS and _epoch_scaled(call))
+    schedulers = bound_calls(
+        tree, lambda call: last(call) in _PERIODS and _epoch_scaled(tree, call)
+    )
     hits = []
     for call in tree.methods("step"):
         built = schedulers.get(receiver(call))

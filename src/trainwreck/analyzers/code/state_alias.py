@@ -4,7 +4,8 @@ state_dict() returns a dict of the module's own parameter and buffer tensors,
 not copies, and the optimizer updates those tensors in place. A snapshot taken
 inside the training loop (`best_state = model.state_dict()` when the validation
 loss improves) therefore keeps changing with every later step; restoring or
-saving it at the end gives the last weights, not the best ones. `.copy()` and
+saving it at the end gives the last weights, not the best ones. The same holds for an
+early-stopping helper that keeps `self.best_state` and is called once per epoch. `.copy()` and
 `dict(...)` copy only the dict, not the tensors. copy.deepcopy, a comprehension
 that clones, or torch.save at the moment of the snapshot keep the values.
 """
@@ -45,16 +46,34 @@ def _used_after_loop(tree: Tree, name: str, loop: ast.AST) -> bool:
     )
 
 
+def _kept_by_helper(tree: Tree, name: str, node: ast.AST) -> bool:
+    """`self.best_state = model.state_dict()` in a method (an early-stopping helper the
+    epoch loop calls), restored or saved outside that method as `stopper.best_state`."""
+    owner, _, attribute = name.partition(".")
+    method = tree.function(node)
+    if owner != "self" or not attribute or method is None:
+        return False
+    return any(
+        last(call) in _USES
+        and any(dotted(arg).endswith(f".{attribute}") for arg in call.args)
+        and method not in tree.ancestors(call)
+        for call in tree.calls
+    )
+
+
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for node in tree.nodes:
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         name = dotted(node.targets[0])
-        loops = tree.loops(node)
-        if not name or not loops or not _live_state(node.value):
+        if not name or not _live_state(node.value):
             continue
-        if _used_after_loop(tree, name, loops[-1]):
+        loops = tree.loops(node)
+        kept = (
+            _used_after_loop(tree, name, loops[-1]) if loops else _kept_by_helper(tree, name, node)
+        )
+        if kept:
             hits.append(tree.hit(node, name=name))
     return hits
 

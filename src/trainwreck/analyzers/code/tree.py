@@ -191,13 +191,19 @@ class Tree:
 
     def resolved(self, node: ast.expr, depth: int = 0) -> ast.expr:
         """A plain name followed to the one value it is assigned (`total = len(loader)`,
-        `DTYPE = torch.bfloat16`), through an `int(...)` around it."""
+        `DTYPE = torch.bfloat16`), through an `int(...)` around it, and a config entry
+        (`CFG["lr_decay"]`) to its value in the dict literal or `dict(...)` call the
+        config name is assigned once."""
         if depth < RESOLVE_DEPTH and isinstance(node, ast.Name):
             values = self.values_of(node.id)
             if len(values) == 1:
                 return self.resolved(values[0], depth + 1)
         if isinstance(node, ast.Call) and last(node) == "int" and len(node.args) == 1:
             return self.resolved(node.args[0], depth + 1)
+        if depth < RESOLVE_DEPTH and isinstance(node, ast.Subscript):
+            value = _entry(self.resolved(node.value, depth + 1), node.slice)
+            if value is not None:
+                return self.resolved(value, depth + 1)
         return node
 
     def parameters_receiving(self, name: str) -> list[tuple[Function, str]]:
@@ -230,6 +236,25 @@ class Tree:
             text=self.parsed.text(node),
             values=values,
         )
+
+
+def _entry(container: ast.expr, key: ast.expr) -> ast.expr | None:
+    """The value a dict literal (`{"lr": 0.1}`) or `dict(lr=0.1)` holds under a constant
+    string key, else None."""
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    if isinstance(container, ast.Dict):
+        return next(
+            (
+                value
+                for name, value in zip(container.keys, container.values, strict=True)
+                if isinstance(name, ast.Constant) and name.value == key.value
+            ),
+            None,
+        )
+    if isinstance(container, ast.Call) and dotted(container.func) == "dict":
+        return keyword(container, key.value)
+    return None
 
 
 def _binds(node: ast.AST) -> set[str]:
