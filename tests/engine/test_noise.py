@@ -153,3 +153,16 @@ def test_an_ungrounded_crash_gets_no_guard_of_an_unrelated_page(tmp_path: Path) 
     diagnosis = diagnose([str(log)])
     assert not diagnosis.hypotheses[0].grounded
     assert diagnosis.prevention == ()
+
+
+def test_an_alternative_whose_title_names_a_framework_the_run_lacks_is_not_shown() -> None:
+    """A store record whose evidence shows only HF datasets (load_dataset("timit_asr")) drew
+    the DataLoader-workers page, whose title names PyTorch, as its fourth answer: the report
+    auditor's rule (g) holds titles to the run's context, and the alternatives now are too."""
+    top = _words_only("classifier-head-newly-initialized")
+    other = _words_only("dataloader-workers-share-random-state")
+    datasets_run = RunContext(frameworks={"datasets": "train.log:1"})
+    torch_run = RunContext(frameworks={"pytorch": "train.log:1"})
+    assert other not in shown([top, other], datasets_run, words_only=False)
+    assert other in shown([top, other], torch_run, words_only=False)
+    assert other in shown([top, other], RunContext(), words_only=False)  # nothing seen

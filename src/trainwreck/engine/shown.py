@@ -37,7 +37,8 @@ def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> lis
     answer while another page fits, unless its own message matched (issue 18); alone,
     it stays the (demoted) best guess.
     An alternative has log evidence of its own or shares the top one's failure
-    class or the class the user states; a symptom-only or context-only page of
+    class or the class the user states, and its title names no framework the run
+    lacks unless its own message matched; a symptom-only or context-only page of
     another class is noise, not an alternative. With nothing read but the user's
     words (`words_only`), the top's class is as much a guess as the rest, so the
     next guesses stay.
@@ -48,9 +49,20 @@ def shown(ranked: list[Candidate], context: RunContext, words_only: bool) -> lis
         return fitting[:MAX_HYPOTHESES]
     classes = alternative_classes(category_of(fitting[0].pattern, context), context)
     rest = [
-        c for c in fitting[1:] if _own_evidence(c) or category_of(c.pattern, context) in classes
+        c
+        for c in fitting[1:]
+        if (_own_evidence(c) or category_of(c.pattern, context) in classes)
+        and (c.specific or not _names_absent(c.pattern.title, context))
     ]
     return [fitting[0], *rest][:MAX_HYPOTHESES]
+
+
+def _names_absent(title: str, context: RunContext) -> bool:
+    """A title that names a framework the run shows none of (PyTorch in a run that shows
+    only HF datasets), read as the report auditor reads it (`fixes.named`); a run that
+    shows no framework is held to nothing."""
+    present = with_foundations(context.frameworks)
+    return bool(present) and bool(named(title) - present)
 
 
 def alternative_classes(top: Category, context: RunContext) -> set[Category]:
@@ -77,8 +89,7 @@ def _own_evidence(candidate: Candidate) -> bool:
 def for_absent_framework(case: SimilarCase, context: RunContext) -> bool:
     """A look-alike thread about a framework this run does not show (a PEFT thread for a
     plain PyTorch script) is no alternative: its cause names a stack the run lacks."""
-    shown = with_foundations(context.frameworks)
-    return bool(shown) and bool(named(case_hypothesis(case).title) - shown)
+    return _names_absent(case_hypothesis(case).title, context)
 
 
 def against_statement(case: SimilarCase, context: RunContext) -> bool:
