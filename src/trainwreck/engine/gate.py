@@ -6,7 +6,8 @@ top answers:
   ... is demoted when the evidence never shows that framework, a page about Apple MPS or
   a TPU when the run shows other hardware, a page about an install step when the run
   failed in another phase, and a page whose title rests on a setup the
-  user says the run does not use ("no fp16/AMP involved"), unless a signature specific to
+  user says the run does not use ("no fp16/AMP involved") or that the whole script shown
+  never turns on, unless a signature specific to
   it matched (then the log itself is the evidence the framework or device was there);
 - the OOM's course: when the user says memory grows over the run, an out-of-memory page
   whose cause takes its memory at once is demoted, unless its own message matched;
@@ -141,6 +142,10 @@ def gate_factor(
     if denied and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
         notes.append(f"your description says the run uses no {', '.join(denied)}")
+    unset = rests_on(pattern.title, context.unset)
+    if unset and not denied and not specific:
+        factor *= FRAMEWORK_ABSENT_FACTOR
+        notes.append(f"the script you gave never turns on {', '.join(unset)}")
     steady = "oom" in pattern.classes and not pattern.memory_grows
     if context.memory_grows and steady and not specific:
         factor *= STEADY_MEMORY_FACTOR

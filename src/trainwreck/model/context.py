@@ -43,7 +43,8 @@ class RunContext(Frozen):
 
     `frameworks` maps each framework seen to where it was seen; a page for a
     framework that is absent does not rank on a shared word alone. `denied` holds the
-    setups the user says the run does not use (fp16, DeepSpeed, LoRA, ...);
+    setups the user says the run does not use (fp16, DeepSpeed, LoRA, ...), `unset`
+    those a whole script shown never turns on (fp16 in a float32 script);
     `memory_grows` the words that say memory climbs over the run (the OOM's course).
     """
 
@@ -55,4 +56,5 @@ class RunContext(Frozen):
     versions: dict[str, str] = Field(default_factory=dict)
     version_changes: tuple[VersionChange, ...] = ()
     denied: tuple[str, ...] = ()
+    unset: tuple[str, ...] = ()
     memory_grows: tuple[str, ...] = ()

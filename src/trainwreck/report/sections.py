@@ -202,6 +202,8 @@ def context_items(context: RunContext) -> tuple[tuple[str, str], ...]:
         items.append(("Frameworks seen", ", ".join(sorted(context.frameworks))))
     if context.denied:
         items.append(("Not used, you say", ", ".join(context.denied)))
+    if context.unset:
+        items.append(("Never turned on in your script", ", ".join(context.unset)))
     if context.memory_grows:
         items.append(("Memory", f'grows over the run ("{context.memory_grows[0]}")'))
     if context.hardware is not None:
