@@ -9,6 +9,7 @@ setting documented by the framework that owns it.
 
 from __future__ import annotations
 
+from trainwreck.context.frameworks import without_torch
 from trainwreck.model import Category, EvidenceRequest, Hypothesis, InputKind, RunContext
 
 # (what, how) per class: the cheapest evidence that tells that class's causes apart.
@@ -97,6 +98,66 @@ WITHOUT_GPU: dict[Category, tuple[tuple[str, str], ...]] = {
         ),
     ),
 }
+# A run that shows JAX or TensorFlow and never torch: torch's tools (anomaly mode, the
+# allocator summary, torch.profiler, collect_env) and the HF generation config do not apply.
+# Each stack's own tool stands in where it has one (the JAX debugging-flags and device-memory
+# profiling guides; tf.debugging.enable_check_numerics); elsewhere a stack-neutral request
+# does. The torch table had asked a JAX run (case jax-debug-nans-log-25299) for
+# torch.autograd.set_detect_anomaly.
+_VERSIONS = ("the installed versions", "pip list")
+_STEP_LOSS = ("the loss and gradient norm of every step", "print them every step")
+NOT_TORCH_REQUESTS: dict[str, dict[Category, tuple[tuple[str, str], ...]]] = {
+    "jax": {
+        "nan_inf": (
+            (
+                "the first operation that produced a NaN",
+                "rerun with JAX_DEBUG_NANS=True (or jax.config.update('jax_debug_nans', True))",
+            ),
+            (_STEP_LOSS[0], "jax.debug.print them inside the jitted step"),
+        ),
+        "oom": (
+            (
+                "which arrays hold the device memory",
+                "jax.profiler.save_device_memory_profile('memory.prof') before the failing step",
+            ),
+            REQUESTS["oom"][1],
+        ),
+        "slow_throughput": (
+            ("where a step's time goes", "a jax.profiler.trace of 5 steps after warm-up"),
+            REQUESTS["slow_throughput"][1],
+        ),
+        "wrong_output": (
+            (
+                "whether compiled and eager execution agree",
+                "rerun one step with JAX_DISABLE_JIT=True and compare the outputs",
+            ),
+            _VERSIONS,
+        ),
+    },
+    "tensorflow": {
+        "nan_inf": (
+            (
+                "the first op whose output holds a NaN or inf",
+                "call tf.debugging.enable_check_numerics() at the start of the script",
+            ),
+            _STEP_LOSS,
+        ),
+    },
+}
+# What any stack answers the same way, where the torch table names a torch tool.
+NEUTRAL_REQUESTS: dict[Category, tuple[tuple[str, str], ...]] = {
+    "nan_inf": (_STEP_LOSS,),
+    "oom": (REQUESTS["oom"][1],),
+    "hang": (*WITHOUT_GPU["hang"][:1], ("NCCL's own log", "rerun with NCCL_DEBUG=INFO")),
+    "slow_throughput": (REQUESTS["slow_throughput"][1],),
+    "divergence": (
+        ("the loss, learning-rate and gradient-norm curves", "the run's metrics log"),
+        ("the optimizer and scheduler settings", "the training config or script"),
+    ),
+    "wrong_output": (_VERSIONS,),
+    "dependency_conflict": (_VERSIONS, REQUESTS["dependency_conflict"][1]),
+    "crash": (("the full traceback", "the complete output of the failing run"), _VERSIONS),
+}
 # Requests a kind of input the user already handed in answers: not asked for again.
 ANSWERED_BY: dict[str, InputKind] = {
     "where a step's time goes": "profiler_trace",
@@ -121,13 +182,25 @@ def next_evidence(
         category = leading[0].category
     ids = tuple(h.id for h in leading)
     chosen = category or "crash"
-    table = REQUESTS if _shows_gpu(context) or chosen not in WITHOUT_GPU else WITHOUT_GPU
     requests = tuple(
         EvidenceRequest(what=what, how=how, separates=ids)
-        for what, how in table.get(chosen, REQUESTS["crash"])
+        for what, how in _requests(chosen, context)
         if ANSWERED_BY.get(what) not in given
     )
     questions = tuple(
         f"{h.title}? {h.discriminator}" for h in leading[:MAX_QUESTIONS] if h.discriminator
     )
     return requests, questions
+
+
+def _requests(category: Category, context: RunContext) -> tuple[tuple[str, str], ...]:
+    """The class's requests in the run's own stack: JAX's or TensorFlow's tools in a run
+    that never shows torch, the hang requests without NCCL's tools in a run with no GPU."""
+    if without_torch(context.frameworks):
+        for stack, table in NOT_TORCH_REQUESTS.items():
+            if stack in context.frameworks and category in table:
+                return table[category]
+        return NEUTRAL_REQUESTS.get(category, REQUESTS.get(category, REQUESTS["crash"]))
+    if not _shows_gpu(context) and category in WITHOUT_GPU:
+        return WITHOUT_GPU[category]
+    return REQUESTS.get(category, REQUESTS["crash"])
