@@ -230,3 +230,28 @@ def test_a_keras_run_is_not_a_torch_run() -> None:
     assert without_torch({"keras": "symptoms"})
     assert without_torch({"tensorflow": "symptoms", "keras": "symptoms"})
     assert not without_torch({"keras": "symptoms", "pytorch": "symptoms"})  # Keras 3 on torch
+
+
+@pytest.mark.parametrize(
+    ("symptoms", "framework"),
+    [
+        ("sglang.launch_server --mem-fraction-static 0.9 OOMs on the VLM", "sglang"),
+        ("the text-generation-inference 1.4.3 image fails under load", "tgi"),
+        ("TGI returns 'Request failed during generation: Server error'", "tgi"),
+    ],
+)
+def test_serving_engines_are_frameworks_of_their_own(symptoms: str, framework: str) -> None:
+    """SGLang and TGI run on torch, but a vLLM page's settings are not theirs (batch-24's
+    SGLang thread, batch-25's TGI threads)."""
+    context = build(collect([], symptoms=symptoms))
+    assert context.frameworks.get(framework) == "symptoms"
+    assert "vllm" not in context.frameworks
+
+
+def test_a_named_image_build_is_not_an_install_phase() -> None:
+    """batch-25's TGI thread: "(also tried a newer sha build)" names an image release; the
+    requests that fail are the phase."""
+    symptoms = (
+        "Running the TGI 1.4.3 image (also tried a newer sha build): generation requests fail"
+    )
+    assert build(collect([], symptoms=symptoms)).phase == "generation/serving"

@@ -592,3 +592,27 @@ BATCH_23 = FIRST_SIGHT / "batch-23"
 def test_batch_23_descriptions_state_their_class(case: str, category: str) -> None:
     stated = from_symptoms(_symptoms(case, BATCH_23))
     assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-25's vLLM thread: praised throughput beside a memory question states no slow run
+        ("memory use is almost double; throughput is much higher than with FastChat", None),
+        # batch-24's bf16 reproduction: "no nan/inf" denies both, and a loss that "goes down,
+        # but very slowly" is slow learning, not a slow run
+        (
+            "The loss goes down, but very slowly. There are no nan/inf or errors and throughput "
+            "is good.",
+            "divergence",
+        ),
+        ("throughput dropped from 3000 to 900 tokens per second", "slow_throughput"),
+        # batch-24's YOLO resume thread: a curve that descends slowly is slow learning
+        ("The objectness curve also descends very slowly after the resume.", "divergence"),
+    ],
+)
+def test_praised_throughput_and_slow_learning_state_no_slow_run(
+    text: str, category: str | None
+) -> None:
+    stated = from_symptoms(text)
+    assert (stated.category if stated else None) == category, stated

@@ -50,6 +50,13 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     ),
     "deepspeed": re.compile(r"deepspeed|zero_optimization|\bZeRO[- ]?[0-3]?\b|\bds_config", re.I),
     "vllm": re.compile(r"\bvllm\b|LLMEngine|EngineCore|\bSamplingParams\b", re.I),
+    # SGLang's server and its flags; Hugging Face's text-generation-inference (TGI): its
+    # launcher, its Python server package, its router's error lines
+    "sglang": re.compile(r"\bsglang\b|--mem-fraction-static", re.I),
+    "tgi": re.compile(
+        r"text[-_]generation[-_](?:inference|launcher|server)|\bTGI\b|"
+        r"Request failed during generation"
+    ),
     "bitsandbytes": re.compile(
         r"bitsandbytes|\bbnb\b|load_in_[48]bit|Linear4bit|Linear8bitLt|BitsAndBytesConfig", re.I
     ),
@@ -115,6 +122,9 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "accelerate": "accelerate",
     "deepspeed": "deepspeed",
     "vllm": "vllm",
+    "sglang": "sglang",
+    "text-generation-server": "tgi",
+    "text_generation_server": "tgi",
     "bitsandbytes": "bitsandbytes",
     "flash-attn": "flash-attn",
     "flash_attn": "flash-attn",
@@ -165,6 +175,8 @@ FOUNDATIONS: dict[str, tuple[str, ...]] = {
     "peft": ("transformers", "pytorch", "accelerate"),
     "trl": ("transformers", "accelerate", "pytorch"),
     "vllm": ("pytorch", "transformers"),
+    "sglang": ("pytorch", "transformers"),
+    "tgi": ("pytorch", "transformers"),
     **dict.fromkeys(
         ("accelerate", "deepspeed", "lightning", "bitsandbytes", "flash-attn", "xformers"),
         ("pytorch",),

@@ -26,7 +26,8 @@ _FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
         "generation/serving",
         re.compile(
             r"\bgenerate\b|_sample\b|beam_search|\bsample\b|"
-            r"execute_model|LLMEngine|serve"
+            # TGI's server answers the router's Prefill and Decode calls
+            r"execute_model|LLMEngine|serve|\bPrefill\b|\bDecode\b"
         ),
     ),
     (
@@ -52,7 +53,14 @@ _FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
     ),
 )
 _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
-    ("install/import", re.compile(r"\bimport\w*\b|\binstall\w*|\bbuild\w*|compil\w*")),
+    # "tried a newer sha build" names a release of the image, not a build that failed
+    (
+        "install/import",
+        re.compile(
+            r"\bimport\w*\b|\binstall\w*|compil\w*|"
+            r"(?<!sha )(?<!newer )(?<!nightly )(?<!latest )(?<!docker )\bbuild\w*"
+        ),
+    ),
     ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload\w*")),
     ("evaluation", re.compile(r"\beval\w*|validat\w*|\btest(?:ing)?\b")),
     ("generation/serving", re.compile(r"generat\w*|inference|\bserv\w*|vllm|sampling")),

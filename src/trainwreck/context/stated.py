@@ -79,12 +79,16 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"keeps? (?:growing|increasing|rising|going up)|"
             r"(?:gets? |is |stays? |remains? )?(?:stuck|stall\w*|plateau\w*)|"
             r"flattens?(?: out)?|(?:hardly|barely) (?:moves?|changes?|decreas\w*)|"
-            # "the loss creeps down extremely slowly": slow learning, not a slow run
-            r"(?:creep\w*|go(?:es)?|comes?|decreas\w*|drops?|falls?) (?:down )?(?:\w+ )?slowly|"
+            # "the loss creeps down extremely slowly", "goes down, but very slowly": slow
+            # learning, not a slow run
+            r"(?:creep\w*|go(?:es)?|comes?|decreas\w*|drops?|falls?) (?:down,? (?:but )?)?"
+            r"(?:\w+ )?slowly|"
             r"sits? (?:at|around))|"
             r"no learning|nothing (?:is |was |gets )?learn\w*|"
             # "converges noticeably slower", "learns slower": the curve, not the run's speed
             r"converg\w* (?:\w+ ){0,2}slow\w*|slow\w* convergence|learns? (?:\w+ ){0,2}slower|"
+            # "the objectness curve descends very slowly": a curve, not the run's speed
+            r"\b(?:descend\w*|improv\w*|converg\w*) (?:\w+ )?slowly|"
             r"higher (?:training |train |eval |validation )?loss|"
             r"never reach\w* the same (?:\w+ )?loss|"
             r"(?:learning|loss|training) curves? (?:\w+ ){0,3}worse|"
@@ -137,7 +141,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "slow_throughput",
         re.compile(
             # "the loss slowly creeps up" describes a curve, not a slow run
-            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|throughput|"
+            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|"
+            # throughput named, not praised: "throughput is much higher than with FastChat"
+            # (batch-25's vLLM memory thread) or "throughput is good" state no slow run
+            r"(?<!higher )(?<!good )\bthroughput\b"
+            r"(?! is (?:much |a lot |far )?(?:higher|better|fine|good|great|ok))|"
             r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             # "--gpu-memory-utilization 0.8" is a memory budget, not a complaint about speed
             r"low (?:gpu )?utili[sz]ation|(?<!memory.)utili[sz]ation (?:is )?(?:low|only|\d)|"
@@ -250,7 +258,7 @@ _QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?(?:[^\n.]|\.(?
 _DENIED = re.compile(
     r"\b(?:no|without|does ?n[o']t|did ?n[o']t) (?:crash|error|nan|inf|oom|exception|traceback)"
     r"(?:e?s)?"
-    r"(?:,? (?:or|and|nor) (?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
+    r"(?:(?:,? (?:or|and|nor) |/)(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
     # "train and eval loss go down nicely and plateau": training went as it should
     r"\bloss(?:es)? (?:go(?:es)?|went|goes) down (?:nicely|fine|well|normally|as expected)"

@@ -23,6 +23,11 @@ ADVICE_NAMES: dict[str, re.Pattern[str]] = {
     "accelerate": re.compile(r"\baccelerate (?:launch|config)\b|\bAccelerator\b|\bAccelerate\b"),
     "deepspeed": re.compile(r"(?i:deepspeed)|\bds_config\b|\bZeRO\b|zero_optimization"),
     "vllm": re.compile(r"(?i)\bvllm\b"),
+    "sglang": re.compile(r"(?i)\bsglang\b|--mem-fraction-static"),
+    "tgi": re.compile(
+        r"text-generation-(?:inference|launcher)|\bTGI\b|--max-batch-total-tokens|"
+        r"--cuda-memory-fraction|--max-concurrent-requests"
+    ),
     "bitsandbytes": re.compile(r"(?i)bitsandbytes|\bbnb\b|BitsAndBytesConfig|load_in_[48]bit"),
     "flash-attn": re.compile(r"(?i)flash[_-]attn|flash_attention_2|FlashAttention"),
     "lightning": re.compile(r"(?i)\blightning\b|LightningModule|\bpl\.Trainer\b"),

@@ -34,6 +34,8 @@ Framework = Literal[
     "accelerate",
     "deepspeed",
     "vllm",
+    "sglang",
+    "tgi",
     "bitsandbytes",
     "flash-attn",
     "lightning",
