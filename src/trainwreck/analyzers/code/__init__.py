@@ -29,8 +29,10 @@ from trainwreck.analyzers.code import (
     epoch_scheduler,
     float64,
     forward_layer,
+    functional_dropout,
     generate_prompt,
     getitem_index,
+    grown_in_loop,
     half_adam,
     hook_in_loop,
     host_sync,
@@ -55,6 +57,7 @@ from trainwreck.analyzers.code import (
     no_grad,
     nondiff_grad,
     one_label,
+    parameter_iterator,
     per_step_io,
     plain_backward,
     plateau_mode,
@@ -187,6 +190,9 @@ DETECTORS: tuple[Detector, ...] = (
     torchfix.REENTRANT_CHECKPOINT,
     torchfix.SYNCHRONOUS_LOADER,
     torchfix.REQUIRE_GRAD_TYPO,
+    functional_dropout.DETECTOR,
+    parameter_iterator.DETECTOR,
+    grown_in_loop.DETECTOR,
 )
 FINDING_IDS: tuple[str, ...] = tuple(detector.id for detector in DETECTORS)
 # Places cited per finding: enough to show a pattern repeats, few enough to read.
