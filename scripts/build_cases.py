@@ -59,6 +59,7 @@ MEASURED_BATCHES = (
     "batch-22",
     "batch-23",
     "batch-24",
+    "batch-25",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
