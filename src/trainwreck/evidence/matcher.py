@@ -37,6 +37,13 @@ _STANDALONE = re.compile(f"(?<=[^a-z])(?:{'|'.join(w.decode() for w in BOUNDED_W
 Branches = tuple[str, ...]
 
 
+# The automaton's layout. A DFA searches no faster here (54.8 vs 54.3 MB/s over a 32 MB
+# training log's 2 million literal hits, measured 2026-12-06 with the 1,618 literals of
+# the bundled KB) but costs 36 ms to build against 2.6 ms, and every run builds it, so the
+# contiguous NFA saves that on each diagnose, most of all on short inputs.
+AUTOMATON = Implementation.ContiguousNFA
+
+
 @dataclass(frozen=True)
 class Matcher:
     """How a scan finds interesting lines.
@@ -158,6 +165,6 @@ def build_matcher(parts: Sequence[str] = ()) -> Matcher:
     """
     needed, full_scans = _signatures(parts)
     patterns = [*(lit.encode("utf-8") for lit in needed), *GENERIC_LITERALS, *BOUNDED_WORDS]
-    automaton = BytesAhoCorasick(patterns, implementation=Implementation.DFA)
+    automaton = BytesAhoCorasick(patterns, implementation=AUTOMATON)
     branches = tuple(tuple(dict.fromkeys(regexes)) for regexes in needed.values())
     return Matcher(automaton, branches, full_scans)
