@@ -122,6 +122,16 @@ def related(first: Category, second: Category) -> bool:
     return first == second or any({first, second} <= group for group in RELATED_CLASSES)
 
 
+def _absent_setup(title: str, context: RunContext) -> str | None:
+    """Why the run lacks a setup the page's title rests on: the user denies it, or the
+    whole script shown never turns it on (the user's word first); None when it has it."""
+    if denied := rests_on(title, context.denied):
+        return f"your description says the run uses no {', '.join(denied)}"
+    if unset := rests_on(title, context.unset):
+        return f"the script you gave never turns on {', '.join(unset)}"
+    return None
+
+
 def gate_factor(
     pattern: Pattern, match: Match | None, context: RunContext
 ) -> tuple[float, list[str]]:
@@ -138,14 +148,10 @@ def gate_factor(
     if pattern.phases and context.phase not in (None, *pattern.phases) and not specific:
         factor *= OTHER_PHASE_FACTOR
         notes.append(f"the run failed in {context.phase}, not {', '.join(pattern.phases)}")
-    denied = rests_on(pattern.title, context.denied)
-    if denied and not specific:
+    absent = _absent_setup(pattern.title, context)
+    if absent and not specific:
         factor *= FRAMEWORK_ABSENT_FACTOR
-        notes.append(f"your description says the run uses no {', '.join(denied)}")
-    unset = rests_on(pattern.title, context.unset)
-    if unset and not denied and not specific:
-        factor *= FRAMEWORK_ABSENT_FACTOR
-        notes.append(f"the script you gave never turns on {', '.join(unset)}")
+        notes.append(absent)
     steady = "oom" in pattern.classes and not pattern.memory_grows
     if context.memory_grows and steady and not specific:
         factor *= STEADY_MEMORY_FACTOR
