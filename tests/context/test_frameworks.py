@@ -255,3 +255,21 @@ def test_a_named_image_build_is_not_an_install_phase() -> None:
         "Running the TGI 1.4.3 image (also tried a newer sha build): generation requests fail"
     )
     assert build(collect([], symptoms=symptoms)).phase == "generation/serving"
+
+
+@pytest.mark.parametrize(
+    "symptoms",
+    [
+        "With --build-dataset-num-proc 8 the dataset-building map step gets stuck",
+        "Building the dataset with num_proc=8 gets stuck before training starts",
+    ],
+)
+def test_building_a_dataset_is_not_an_install_phase(symptoms: str) -> None:
+    """batch-26's SpecForge thread: a dataset build hangs at start-up, no package is built."""
+    assert build(collect([], symptoms=symptoms)).phase != "install/import"
+
+
+def test_a_failing_package_build_is_an_install_phase() -> None:
+    assert build(collect([], symptoms="the flash-attn build fails after an hour")).phase == (
+        "install/import"
+    )

@@ -55,6 +55,9 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # batch-2 repro-pytorch-label-column-broadcast-accuracy: a metric stuck is not a hang
         ("validation accuracy is stuck at ~25% (chance for 4 classes) every epoch", "wrong_output"),
         ("vLLM getting stuck. Nothing is generated while requests are running", "hang"),
+        # batch-26's SpecForge thread: a datasets map step that hangs is no detection metric
+        ("with num_proc 8 the dataset-building map step just gets stuck", "hang"),
+        ("val mAP is stuck at 0.31 from epoch 5 on", "wrong_output"),
         # a component named for accuracy is no statement about it (specforge#222's record)
         ("training prints graph-break warnings from the accuracy metric on every rank", None),
         # a value reported in passing is no statement that it is wrong (batch-11's KeyError

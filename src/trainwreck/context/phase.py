@@ -53,12 +53,14 @@ _FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
     ),
 )
 _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
-    # "tried a newer sha build" names a release of the image, not a build that failed
+    # "tried a newer sha build" names a release of the image, not a build that failed; building
+    # a dataset or a model is no package build (batch-26's "dataset-building map step")
     (
         "install/import",
         re.compile(
             r"\bimport\w*\b|\binstall\w*|compil\w*|"
-            r"(?<!sha )(?<!newer )(?<!nightly )(?<!latest )(?<!docker )\bbuild\w*"
+            r"(?<!sha )(?<!newer )(?<!nightly )(?<!latest )(?<!docker )(?<!dataset-)\bbuild\w*\b"
+            r"(?!-dataset| (?:the |a )?(?:dataset|data|model|index|vocab\w*)\b)"
         ),
     ),
     ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload\w*")),

@@ -17,6 +17,10 @@ import re
 from trainwreck.context.logged import text_class
 from trainwreck.model import Category, StatedClass
 
+# "mAP", the detection metric, lowercased; not a datasets `.map` step ("the dataset-building map
+# step just gets stuck" is a hang, batch-26).
+_MAP_METRIC = r"(?<!\.)map(?! (?:step|stage|phase|call|function|process\w*|workers?|operation))"
+
 # Read in this order; each class's matches are masked before the next is tried.
 # `crash` is last and needs a word that says crash: "error", "fails" or "exception" state no
 # class at all (they accompany every class), so such a description leaves the class to the log.
@@ -103,8 +107,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         "wrong_output",
         re.compile(
-            r"(?:\b|_)(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|map|metrics?|"
-            r"scores?) (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck|"
+            r"(?:\b|_)(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|"
+            + _MAP_METRIC
+            + r"|metrics?|scores?) (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck|"
             # a generation that "never ends" is a missing stop token, not a process that hangs
             r"(?:responses?|outputs?|generations?|answers?|completions?) (?:\w+ ){0,2}"
             r"never (?:end|stop|finish)\w*|keeps? generating|"
@@ -196,7 +201,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "greedy generation gets 0% of continuations right": a score of what comes out
             r"\b(?:gets?|got|scores?) (?:only )?\d+(?:\.\d+)? ?% "
             r"(?:of (?:the )?\w+ )?(?:right|correct)\b|"
-            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|map|wer)\b "
+            r"\b(?:bleu|rouge|f1|perplexity|metrics?|score|exact[_ ]match|pass@\d+|"
+            + _MAP_METRIC
+            + r"|wer)\b "
             r"(?:\w+ )?(?:is |are )?(?:wrong|worse|"
             # "f1 is 0.0" reads zero; "macro-f1 0.71" is a value, not a complaint
             r"zero|0(?:\.0+)?(?![.\d])|low|bad|drops?)|(?:at|near) chance|"
