@@ -35,6 +35,12 @@ CASE = (
         ("with fp16 it NaNs after 100 steps", ()),
         # batch-15 (Lightning#9694): both runs compared, AMP on and off
         ("Megatron-LM with or without AMP converges, Lightning with AMP does not", ()),
+        # batch-19: the run uses DeepSpeed; "without DeepSpeed" is the run it is compared with
+        (
+            "Lightning with the DeepSpeed plugin: the loss does not go down the way it does with "
+            "accumulate_grad_batches=1 or without DeepSpeed",
+            (),
+        ),
     ],
 )
 def test_a_description_denies_the_setups_it_says_the_run_does_not_use(

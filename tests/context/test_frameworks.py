@@ -273,3 +273,9 @@ def test_a_failing_package_build_is_an_install_phase() -> None:
     assert build(collect([], symptoms="the flash-attn build fails after an hour")).phase == (
         "install/import"
     )
+
+
+def test_a_dated_build_is_a_release_not_an_install_phase() -> None:
+    """batch-26's llama.cpp chat: "(build from early June 2023)" says which release ran."""
+    symptoms = "llama.cpp ./main (build from early June 2023) stops responding after a while"
+    assert build(collect([], symptoms=symptoms)).phase != "install/import"

@@ -58,6 +58,10 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # batch-26's SpecForge thread: a datasets map step that hangs is no detection metric
         ("with num_proc 8 the dataset-building map step just gets stuck", "hang"),
         ("val mAP is stuck at 0.31 from epoch 5 on", "wrong_output"),
+        # batch-26's Lightning thread: a synced loss that grows with the GPU count
+        ("the loss shown in the progress bar scales with the number of GPUs", "wrong_output"),
+        ("it looks like a sum over GPUs rather than the mean that was requested", "wrong_output"),
+        ("GPU memory grows with the number of processes", "oom"),
         # a component named for accuracy is no statement about it (specforge#222's record)
         ("training prints graph-break warnings from the accuracy metric on every rank", None),
         # a value reported in passing is no statement that it is wrong (batch-11's KeyError

@@ -54,6 +54,17 @@ def test_a_torch_page_does_not_apply_to_a_jax_only_run() -> None:
     assert factor == FRAMEWORK_ABSENT_FACTOR and "pytorch" in notes[0]
 
 
+def test_a_torch_page_does_not_apply_to_a_llama_cpp_run() -> None:
+    """batch-26's llama.cpp chat that stops answering led with torch.distributed's
+    process-group page: llama.cpp is C++, its run shows no torch."""
+    page = _page("process-group-not-destroyed-at-exit")
+    llama_run = RunContext(frameworks={"llama-cpp": "symptoms"})
+    factor, notes = gate_factor(page, None, llama_run)
+    assert factor == FRAMEWORK_ABSENT_FACTOR and "pytorch" in notes[0]
+    converter_run = RunContext(frameworks={"llama-cpp": "symptoms", "pytorch": "train.log:2"})
+    assert gate_factor(page, None, converter_run)[0] == 1.0
+
+
 def test_a_plain_python_page_applies_to_a_jax_only_run() -> None:
     """flax#3239 (batch-6, judged wrong at e5dd01d): flax 0.7.0 calls a jax.tree_util function
     the installed jax 0.3.25 lacks; the removed-API page names only Python, yet was demoted as

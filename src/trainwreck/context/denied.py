@@ -42,11 +42,19 @@ _DENIAL = re.compile(
 
 
 def denied_setups(symptoms: str | None) -> tuple[str, ...]:
-    """The setups the description says the run does not use, in SETUPS order."""
+    """The setups the description says the run does not use, in SETUPS order.
+
+    A setup the description also names outside its denials is one the run uses, and the
+    denial is the run it is compared with ("with the DeepSpeed plugin ... the loss falls the
+    way it does with accumulate_grad_batches=1 or without DeepSpeed", batch-19).
+    """
     if not symptoms:
         return ()
     denials = " ".join(match.group(0) for match in _DENIAL.finditer(symptoms))
-    return tuple(setup for setup, name in _NAMES.items() if name.search(denials))
+    rest = affirmed(symptoms)
+    return tuple(
+        setup for setup, name in _NAMES.items() if name.search(denials) and not name.search(rest)
+    )
 
 
 def affirmed(symptoms: str) -> str:

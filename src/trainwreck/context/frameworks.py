@@ -193,8 +193,9 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
 
 
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen
-# (Keras 3 can run on torch, and such a run shows torch itself).
-NOT_TORCH = frozenset({"jax", "tensorflow", "keras"})
+# (Keras 3 can run on torch, and such a run shows torch itself; llama.cpp is C++, and its
+# Python converter, which imports torch, shows torch when it is the one that ran).
+NOT_TORCH = frozenset({"jax", "tensorflow", "keras", "llama-cpp"})
 # What a page names when it is about the torch stack: torch and what runs on it. A page
 # naming none of these (plain Python: an API removed in a release, a Python version
 # refused) applies to a JAX run as much as to a torch one.

@@ -54,13 +54,17 @@ _FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
 )
 _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
     # "tried a newer sha build" names a release of the image, not a build that failed; building
-    # a dataset or a model is no package build (batch-26's "dataset-building map step")
+    # a dataset or a model is no package build (batch-26's "dataset-building map step"), and
+    # a dated build names a release (batch-26's llama.cpp "build from early June 2023")
     (
         "install/import",
         re.compile(
             r"\bimport\w*\b|\binstall\w*|compil\w*|"
             r"(?<!sha )(?<!newer )(?<!nightly )(?<!latest )(?<!docker )(?<!dataset-)\bbuild\w*\b"
-            r"(?!-dataset| (?:the |a )?(?:dataset|data|model|index|vocab\w*)\b)"
+            r"(?!-dataset| (?:the |a )?(?:dataset|data|model|index|vocab\w*)\b|"
+            # "a build from early June 2023" names a release, like "a newer sha build"
+            r" (?:from|of|dated) (?:early |mid-?|late )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+            r"oct|nov|dec|\d))"
         ),
     ),
     ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload\w*")),

@@ -194,6 +194,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:wrong|different|differs?|the same|identical|empty|incorrect)|"
             r"different (?:outputs?|results?|predictions?|logits|numbers|values|answers|"
             r"embeddings)|"
+            # a logged value that grows with the world size: a sum where a mean was asked for
+            r"(?:loss|metric|value|accuracy|numbers?) (?:\w+ ){0,5}(?:scales?|grows?|doubles?) "
+            r"with the (?:number of )?(?:gpus|ranks|devices|processes)|"
+            r"(?:a|the) sum (?:over|across) (?:the |all )?(?:gpus|ranks|devices|processes)|"
             r"\d+(?:\.\d+)?% apart|(?:results?|scores?|metrics?|outputs?) (?:\w+ )?(?:depend\w*|"
             r"chang\w*|differ\w*) (?:\w+ )?(?:on|with) (?:the )?batch size|"
             r"with batch size \d+ but \d|"

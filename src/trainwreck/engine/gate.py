@@ -95,15 +95,16 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     """What the page needs that the run does not show; () when it fits.
 
     A page lists what it `requires` (any one); a page about the torch stack does
-    not apply to a run that shows only JAX or TensorFlow/Keras, while a plain-Python
+    not apply to a run that shows only JAX, TensorFlow/Keras or llama.cpp, unless it also
+    names that stack (a TPU page for JAX and torch-xla in a JAX run); a plain-Python
     page does, and so does one that names Python beside torch.
     """
     seen = with_foundations(context.frameworks)  # a TRL run runs transformers too
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
     named = set(pattern.frameworks)
-    if without_torch(seen) and named & TORCH_STACK and not named & (NOT_TORCH | ANY_STACK):
-        return ("pytorch",)
+    if without_torch(seen) and named & TORCH_STACK and not named & (seen | ANY_STACK):
+        return (*sorted(named & NOT_TORCH), "pytorch")
     return ()
 
 
