@@ -71,9 +71,12 @@ def test_the_stale_optimizer_page_needs_the_code() -> None:
 
 def test_half_precision_on_a_named_gpu_is_not_matched_as_a_cpu_run(tmp_path: Path) -> None:
     # Half precision and the CPU on one line, but the run names its GPU: at most the user's
-    # words ("slow") bring the page in, never a line of the log.
+    # words ("fp16 training is slow") bring the page in, never a line of the log.
     log = tmp_path / "train.log"
     log.write_text("fp16 on 8 A100 GPUs with cpu offload\nstep 10 loss 2.31\n", encoding="utf-8")
-    hypotheses = diagnose([str(log)], symptoms="training is slow").hypotheses
+    hypotheses = diagnose([str(log)], symptoms="fp16 training is slow").hypotheses
     page = next(h for h in hypotheses if h.id == "cpu-half-precision-matmul-slow")
     assert not page.evidence
+    # and "slow" alone, naming no half precision, does not retrieve it at all
+    plain = diagnose([str(log)], symptoms="training is slow").hypotheses
+    assert "cpu-half-precision-matmul-slow" not in {h.id for h in plain}
