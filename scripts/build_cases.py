@@ -60,6 +60,7 @@ MEASURED_BATCHES = (
     "batch-23",
     "batch-24",
     "batch-25",
+    "batch-26",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
