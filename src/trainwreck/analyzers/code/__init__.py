@@ -54,6 +54,7 @@ from trainwreck.analyzers.code import (
     micro_batch_scheduler,
     module_freeze,
     naive_softmax,
+    nll_without_log,
     no_grad,
     nondiff_grad,
     one_label,
@@ -193,6 +194,7 @@ DETECTORS: tuple[Detector, ...] = (
     functional_dropout.DETECTOR,
     parameter_iterator.DETECTOR,
     grown_in_loop.DETECTOR,
+    nll_without_log.DETECTOR,
 )
 FINDING_IDS: tuple[str, ...] = tuple(detector.id for detector in DETECTORS)
 # Places cited per finding: enough to show a pattern repeats, few enough to read.

@@ -1,0 +1,50 @@
+"""code.nll_loss_without_log_probabilities: NLLLoss in code that never takes a log."""
+
+from __future__ import annotations
+
+import pytest
+from code_helpers import ROOT, file_findings, findings
+
+from trainwreck.curation.cases import diagnose_folder
+
+ID = "code.nll_loss_without_log_probabilities"
+BATCH_26 = ROOT / "benchmarks/first_sight/batch-26"
+CASE = BATCH_26 / "r26a-transformers-weighted-trainer-loss-negative-repro"
+
+LOOP = """
+import torch.nn as nn
+
+criterion = nn.NLLLoss(weight=class_weights)
+for x, y in loader:
+    logits = model(x)
+    loss = criterion(logits, y)
+    loss.backward()
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "fires"),
+    [
+        (("", ""), True),
+        (("logits = model(x)", "logits = F.log_softmax(model(x), dim=-1)"), False),
+        (("logits = model(x)", "logits = model(x).log_softmax(-1)"), False),
+        (("logits = model(x)", "logits = torch.log(model(x).softmax(-1))"), False),
+        (("nn.NLLLoss(", "nn.CrossEntropyLoss("), False),
+        (("criterion = nn.NLLLoss(weight=class_weights)", "criterion = None"), False),
+        (("loss = criterion(logits, y)", "loss = F.nll_loss(logits, y)"), True),
+    ],
+)
+def test_fires_on_nll_loss_in_code_that_takes_no_log(change: tuple[str, str], fires: bool) -> None:
+    assert (ID in findings(LOOP.replace(*change))) is fires
+
+
+def test_the_reproduction_whose_loss_falls_below_zero_is_found() -> None:
+    """batch-26: a custom Trainer.compute_loss hands raw logits to nn.NLLLoss; the training
+    loss went from -0.10 to about -10 while eval accuracy stayed at 0.436."""
+    found = file_findings(CASE / "train.py")[ID]
+    assert "NLLLoss" in found.summary
+
+
+def test_its_page_leads_the_reproduction_it_was_judged_wrong_on() -> None:
+    """First sight at 8f808881 (batch-26) answered with three out-of-memory pages."""
+    assert diagnose_folder(CASE).hypotheses[0].id == "nll-loss-on-raw-logits"
