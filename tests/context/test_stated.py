@@ -58,6 +58,9 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # batch-26's SpecForge thread: a datasets map step that hangs is no detection metric
         ("with num_proc 8 the dataset-building map step just gets stuck", "hang"),
         ("val mAP is stuck at 0.31 from epoch 5 on", "wrong_output"),
+        # batch-26's weighted-Trainer reproduction: a metric frozen at a value is no hang
+        ("eval accuracy is frozen at 0.436 in all four evaluations", "wrong_output"),
+        ("the training process is frozen, nothing is printed", "hang"),
         # batch-26's Lightning thread: a synced loss that grows with the GPU count
         ("the loss shown in the progress bar scales with the number of GPUs", "wrong_output"),
         ("it looks like a sum over GPUs rather than the mean that was requested", "wrong_output"),

@@ -103,13 +103,15 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\bspikes?\b"
         ),
     ),
-    # A metric "stuck at 25%" is a wrong result, not a hang: read before "stuck" means hang.
+    # A metric "stuck at 25%" (or "frozen at 0.436", batch-26) is a wrong result, not a hang:
+    # read before "stuck" or "frozen" means hang.
     (
         "wrong_output",
         re.compile(
             r"(?:\b|_)(?:accuracy|acc|precision|recall|f1|bleu|rouge|wer|cer|auc|"
             + _MAP_METRIC
-            + r"|metrics?|scores?) (?:\w+ ){0,2}(?:is |are |stays? |remains? |gets? )?stuck|"
+            + r"|metrics?|scores?) (?:\w+ ){0,2}"
+            r"(?:is |are |stays? |remains? |gets? )?(?:stuck|frozen)|"
             # a generation that "never ends" is a missing stop token, not a process that hangs
             r"(?:responses?|outputs?|generations?|answers?|completions?) (?:\w+ ){0,2}"
             r"never (?:end|stop|finish)\w*|keeps? generating|"
