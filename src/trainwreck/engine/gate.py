@@ -103,7 +103,7 @@ def missing_frameworks(pattern: Pattern, context: RunContext) -> tuple[str, ...]
     if pattern.requires:
         return () if seen & set(pattern.requires) else pattern.requires
     named = set(pattern.frameworks)
-    if without_torch(seen) and named & TORCH_STACK and not named & (seen | ANY_STACK):
+    if without_torch(seen) and named & TORCH_STACK and not named & ((seen & NOT_TORCH) | ANY_STACK):
         return (*sorted(named & NOT_TORCH), "pytorch")
     return ()
 
