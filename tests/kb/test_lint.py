@@ -148,3 +148,16 @@ def test_placeholder_values_are_not_fixes(tmp_path: Path) -> None:
     assert any("placeholder" in p for p in _lint_one(tmp_path, fixes=fixes))
     specifier = [{"action": "a", "changes": [{"path": "requirements.txt", "after": "torch<2.5"}]}]
     assert _lint_one(tmp_path, fixes=specifier) == []
+
+
+def test_a_keyword_split_at_a_comma_inside_brackets_is_reported(tmp_path: Path) -> None:
+    """`keywords: [x, (N, 1)]` loads as 'x', '(N' and '1)': the piece that closes a bracket it
+    never opened is reported (it would name the page wherever a text holds '1)'); a prefix that
+    only opens one, such as 'list(set(', is a keyword on purpose."""
+    (tmp_path / "p.yaml").write_text(
+        yaml.safe_dump(GOOD) + 'keywords: [broadcasting, (N, 1), "list(set(", "(N, N)"]\n'
+    )
+    assert lint(tmp_path, None)[1] == [
+        "example-pattern: keyword '1)' closes a bracket it never opened: quote the whole "
+        "keyword in the YAML"
+    ]

@@ -99,7 +99,20 @@ def _page(pattern: Pattern) -> list[str]:
         + _guard_codes(pattern)
         + _directions(pattern)
         + _finding_ids(pattern)
+        + _keywords(pattern)
     )
+
+
+def _keywords(pattern: Pattern) -> list[str]:
+    """A keyword with unbalanced brackets is a YAML flow list split at a comma inside a call
+    (`zip(range(n), loader)` became `zip(range(n)` and `loader)`): a piece such as `1)` then
+    names the page in unrelated descriptions. The piece after the comma closes a bracket it never
+    opened; a keyword that only opens one is a prefix (`list(set(`) and stays."""
+    return [
+        f"keyword {keyword!r} closes a bracket it never opened: quote the whole keyword in the YAML"
+        for keyword in pattern.keywords
+        if keyword.count(")") > keyword.count("(") or keyword.count("]") > keyword.count("[")
+    ]
 
 
 def _finding_ids(pattern: Pattern) -> list[str]:
