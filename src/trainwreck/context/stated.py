@@ -92,7 +92,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "converges noticeably slower", "learns slower": the curve, not the run's speed
             r"converg\w* (?:\w+ ){0,2}slow\w*|slow\w* convergence|learns? (?:\w+ ){0,2}slower|"
             # "the objectness curve descends very slowly": a curve, not the run's speed
-            r"\b(?:descend\w*|improv\w*|converg\w*) (?:\w+ )?slowly|"
+            r"\b(?:descend\w*|improv\w*) (?:\w+ )?slowly|"
             r"higher (?:training |train |eval |validation )?loss|"
             r"never reach\w* the same (?:\w+ )?loss|"
             r"(?:learning|loss|training) curves? (?:\w+ ){0,3}worse|"
