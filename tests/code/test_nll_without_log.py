@@ -32,6 +32,10 @@ for x, y in loader:
         (("nn.NLLLoss(", "nn.CrossEntropyLoss("), False),
         (("criterion = nn.NLLLoss(weight=class_weights)", "criterion = None"), False),
         (("loss = criterion(logits, y)", "loss = F.nll_loss(logits, y)"), True),
+        # a log that records a value is no logarithm
+        (("loss.backward()", "wandb.log({'loss': loss.item()})"), True),
+        (("loss.backward()", "self.log('train_loss', loss)"), True),
+        (("logits = model(x)", "logits = model(x).softmax(-1).log()"), False),
     ],
 )
 def test_fires_on_nll_loss_in_code_that_takes_no_log(change: tuple[str, str], fires: bool) -> None:

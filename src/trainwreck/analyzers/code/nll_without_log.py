@@ -6,7 +6,8 @@ target logit, which training lowers without bound by growing every target logit,
 so the loss turns negative and keeps falling while the classes never compete;
 handed softmax probabilities, it is minus a probability, stuck between -1 and 0.
 A script that computes a log anywhere (log_softmax, LogSoftmax, log, logsigmoid)
-stays quiet: which output reaches the loss is then unclear.
+stays quiet: which output reaches the loss is then unclear. A `log` that records
+(`self.log("loss", v)` in Lightning, `wandb.log({...})`) is no logarithm.
 """
 
 from __future__ import annotations
@@ -14,16 +15,27 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, last
+from trainwreck.analyzers.code.tree import Hit, Tree, last, receiver
 
 _NLL = frozenset({"NLLLoss", "nll_loss"})
 # Any of these in the script may be where the log-probabilities come from.
-_LOGS = frozenset({"log_softmax", "LogSoftmax", "log", "log2", "log10", "logsigmoid", "LogSigmoid"})
+_LOG_PROBABILITIES = frozenset({"log_softmax", "LogSoftmax", "logsigmoid", "LogSigmoid"})
+# A logarithm by name: `torch.log(p)`, `np.log(p)`, a bare imported `log(p)`, or `p.log()`.
+_LOGS = frozenset({"log", "log2", "log10"})
+_MATH_MODULES = frozenset({"", "torch", "np", "numpy", "math", "jnp", "F"})
+
+
+def _takes_log(call: ast.Call) -> bool:
+    name = last(call)
+    if name in _LOG_PROBABILITIES:
+        return True
+    no_arguments = not call.args and not call.keywords
+    return name in _LOGS and (receiver(call) in _MATH_MODULES or no_arguments)
 
 
 def _find(tree: Tree) -> list[Hit]:
     calls = tree.calls
-    if any(last(call) in _LOGS for call in calls):
+    if any(_takes_log(call) for call in calls):
         return []
     return [tree.hit(call, loss=ast.unparse(call)) for call in calls if last(call) in _NLL][:1]
 
