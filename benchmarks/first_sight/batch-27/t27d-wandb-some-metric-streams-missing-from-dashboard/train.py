@@ -1,0 +1,1 @@
+wandb.log({prefix + key: stats[key].val}, step=step)
