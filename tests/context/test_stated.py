@@ -103,6 +103,13 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("a run restarted from a checkpoint after a crash never decays its learning rate", None),
         # batch-20 (a GPT-2 reproduction): a score of what generation returns
         ("greedy generation gets 0% of continuations right", "wrong_output"),
+        # batch-27 (a DANN reproduction): autograd's message quoted, not a wrong output
+        (
+            "it crashes in loss.backward() with a RuntimeError about GradReverseBackward and an "
+            "incorrect number of gradients",
+            "crash",
+        ),
+        ("the predictions are incorrect for half of the inputs", "wrong_output"),
         (
             "it prints 'extracting features' and then nothing else; all processes idle at ~0% "
             "CPU, so it isn't slow compute",

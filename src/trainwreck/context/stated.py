@@ -215,7 +215,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"zero|0(?:\.0+)?(?![.\d])|low|bad|drops?)|(?:at|near) chance|"
             r"does ?n[o']t stop generat\w*|"
             r"mismatch(?:es|ed)? (?:\w+ )?(?:outputs?|results?|logits)|not (?:deterministic|"
-            r"reproducible)|incorrect|black (?:images?|outputs?)|truncated|same random|"
+            r"reproducible)|"
+            # "an incorrect number of gradients" quotes an error message, not an output
+            r"incorrect(?! number of)|black (?:images?|outputs?)|truncated|same random|"
             r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
             r"behaves? unexpectedly"
         ),
