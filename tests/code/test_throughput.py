@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from code_helpers import findings, fires
+from code_helpers import ROOT, findings, fires
 
 from trainwreck.analyzers.code.host_sync import MAX_SYNCS_PER_STEP
+from trainwreck.curation.cases import diagnose_folder
 
 NO_SYNC = "code.ddp_accumulation_without_no_sync"
 HOST_SYNC = "code.host_sync_in_loop"
@@ -50,6 +51,15 @@ def test_quiet_when_every_micro_batch_steps() -> None:
             optimizer.zero_grad()
     """
     assert not fires(source, NO_SYNC)
+
+
+def test_its_page_leads_the_gloo_reproduction_it_was_judged_wrong_on() -> None:
+    """batch-27: 8 micro-batches per step under DDP on gloo, no no_sync: ~390 samples/s against
+    ~1,000 once synchronised per step. First sight at e0b33e66 had no page for the finding and
+    answered a missing CUDA kernel first, on a CPU run."""
+    case = "r27a-pytorch-ddp-gloo-low-samples-per-sec-repro"
+    folder = ROOT / "benchmarks/first_sight/batch-27" / case
+    assert diagnose_folder(folder).hypotheses[0].id == "ddp-accumulation-without-no-sync"
 
 
 def _training_loop(syncs: int, device: str = "cuda") -> str:

@@ -67,9 +67,12 @@ def test_the_words_or_a_pasted_excerpt_keep_fp16_possible() -> None:
 
 def test_a_float32_sft_run_is_not_answered_with_the_bf16_overflow_page() -> None:
     """r22E: answer tokens truncated away, 0/0 in a per-example mean. Before the rule the
-    bf16-overflow page led (judged wrong) and the ignored-labels page was third (judged right)."""
+    bf16-overflow page led (judged wrong) and the ignored-labels page was third (judged right);
+    the code detector for a loss divided by an unfloored count now puts the masked-mean page,
+    whose mechanism and clamp(min=1) fix are the confirmed ones, first."""
     diagnosis = diagnose_folder(SFT_NAN)
     top = [h.id for h in diagnosis.hypotheses[:3]]
     assert diagnosis.context.unset == ("fp16",)
-    assert top[0] == "all-labels-ignored-nan-loss"
+    assert top[0] == "masked-mean-zero-denominator"
+    assert "all-labels-ignored-nan-loss" in top
     assert FP16_PAGE not in top

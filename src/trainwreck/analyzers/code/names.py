@@ -111,6 +111,10 @@ _FORWARD_METHODS = frozenset({"forward", "encode", "decode"})
 _OPTIMIZER = re.compile(r"(?i)optim|(?:^|_)opt(?:_|\d|$)|scaler")
 _LOSS_CALL = re.compile(r"(?i)loss|criterion|cross_entropy|mse|nll|bce|huber|kl_div")
 _LOSS_NAME = re.compile(r"(?i)loss")
+# How hand-written loss functions (and the names a loss is assigned to) are called.
+_LOSS_FUNCTION = re.compile(
+    r"(?i)loss|bce|cross_?entropy|^ce_|_ce$|^ce$|criterion|focal|dice|iou|jaccard|nll"
+)
 # Calls that turn a tensor into a number or a graph-free tensor.
 _DETACHING_METHODS = frozenset({"item", "detach", "tolist", "numpy", "detach_"})
 _DETACHING_FUNCTIONS = frozenset({"float", "int", "round"})
@@ -288,6 +292,22 @@ def is_optimizer(name: str) -> bool:
 def is_loss_call(call: ast.Call) -> bool:
     """`criterion(out, y)`, `loss_fn(...)`, `F.cross_entropy(...)`."""
     return bool(_LOSS_CALL.search(last(call)))
+
+
+def is_loss_function(name: str) -> bool:
+    """`focal_loss`, `dice`, `bce_with_mask`: a function (or target) named like a loss."""
+    return bool(_LOSS_FUNCTION.search(name))
+
+
+def in_loss(tree: Tree, node: ast.AST) -> bool:
+    """Inside a function named like a loss, or assigned to a name like one (`dice = ...`)."""
+    function = tree.function(node)
+    if function is not None and is_loss_function(function.name):
+        return True
+    statement = next((a for a in tree.ancestors(node) if isinstance(a, ast.Assign)), None)
+    return statement is not None and any(
+        is_loss_function(last(target)) for target in statement.targets
+    )
 
 
 def is_loss_name(name: str) -> bool:

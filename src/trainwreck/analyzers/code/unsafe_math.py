@@ -18,6 +18,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import in_loss, is_loss_function
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, last, number
 
 _SQUASHING = frozenset({"sigmoid", "softmax", "Sigmoid", "Softmax"})
@@ -26,9 +27,6 @@ _UNSAFE = frozenset({"log", "log2", "log10", "sqrt", "rsqrt", "reciprocal"})
 _REDUCTIONS = frozenset({"sum", "mean"})
 _PROBABILITY_NAME = re.compile(
     r"(?i)^(?:p|probs?|probas?|probabilit\w*|preds?|predictions?|y_?pred|y_?hat|outputs?|scores?)$"
-)
-_LOSS_FUNCTION = re.compile(
-    r"(?i)loss|bce|cross_?entropy|^ce_|_ce$|^ce$|criterion|focal|dice|iou|jaccard|nll"
 )
 _EPSILON_NAME = re.compile(r"(?i)eps|epsilon|smooth|tiny")
 # An added constant this small is an epsilon, not part of the formula.
@@ -90,7 +88,7 @@ class _Probability:
         return (
             scope is not None
             and name in parameters
-            and bool(_LOSS_FUNCTION.search(scope.name))
+            and is_loss_function(scope.name)
             and bool(_PROBABILITY_NAME.match(name))
         )
 
@@ -107,20 +105,9 @@ def _operands(tree: Tree) -> list[tuple[ast.AST, str, ast.expr]]:
         elif isinstance(call.func, ast.Attribute):
             found.append((call, name, call.func.value))  # p.log()
     for node in tree.nodes:
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _in_loss(tree, node):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and in_loss(tree, node):
             found.append((node, "division", node.right))
     return found
-
-
-def _in_loss(tree: Tree, node: ast.AST) -> bool:
-    """Inside a function named like a loss, or assigned to a name like one (`dice = ...`)."""
-    function = tree.function(node)
-    if function is not None and _LOSS_FUNCTION.search(function.name):
-        return True
-    statement = next((a for a in tree.ancestors(node) if isinstance(a, ast.Assign)), None)
-    return statement is not None and any(
-        _LOSS_FUNCTION.search(last(target)) for target in statement.targets
-    )
 
 
 def _find(tree: Tree) -> list[Hit]:
