@@ -61,6 +61,7 @@ MEASURED_BATCHES = (
     "batch-24",
     "batch-25",
     "batch-26",
+    "batch-27",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
