@@ -53,6 +53,10 @@ ERROR_ARITHMETIC = ("shape.",)
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
+# A setup the user says the run does not use (an fp16 page when they write "no fp16") is
+# absent twice over: not seen, and denied in words; at FRAMEWORK_ABSENT_FACTOR alone an fp16
+# page stayed third in batch-8's float32 attention-pooling reproduction.
+DENIED_SETUP_FACTOR = FRAMEWORK_ABSENT_FACTOR**2
 OFF_CLASS_SPECIFIC_FACTOR = 0.6  # a specific log signature outweighs part of the statement
 # A class that travels with the stated one keeps more, but not enough to pass an in-class
 # page of equal strength: at 0.85 the top left the stated class on 31 of the 577 first-sight
@@ -123,13 +127,15 @@ def related(first: Category, second: Category) -> bool:
     return first == second or any({first, second} <= group for group in RELATED_CLASSES)
 
 
-def _absent_setup(title: str, context: RunContext) -> str | None:
-    """Why the run lacks a setup the page's title rests on: the user denies it, or the
-    whole script shown never turns it on (the user's word first); None when it has it."""
+def _absent_setup(title: str, context: RunContext) -> tuple[str, float] | None:
+    """Why the run lacks a setup the page's title rests on, and what that keeps of the
+    page: the user denies it, or the whole script shown never turns it on (the user's word
+    first); None when it has it."""
     if denied := rests_on(title, context.denied):
-        return f"your description says the run uses no {', '.join(denied)}"
+        return f"your description says the run uses no {', '.join(denied)}", DENIED_SETUP_FACTOR
     if unset := rests_on(title, context.unset):
-        return f"the script you gave never turns on {', '.join(unset)}"
+        why = f"the script you gave never turns on {', '.join(unset)}"
+        return why, FRAMEWORK_ABSENT_FACTOR
     return None
 
 
@@ -151,8 +157,9 @@ def gate_factor(
         notes.append(f"the run failed in {context.phase}, not {', '.join(pattern.phases)}")
     absent = _absent_setup(pattern.title, context)
     if absent and not specific:
-        factor *= FRAMEWORK_ABSENT_FACTOR
-        notes.append(absent)
+        why, kept = absent
+        factor *= kept
+        notes.append(why)
     steady = "oom" in pattern.classes and not pattern.memory_grows
     if context.memory_grows and steady and not specific:
         factor *= STEADY_MEMORY_FACTOR
