@@ -44,9 +44,9 @@ for x, y in loader:
         ),
         # no scaler: a plain backward's gradients carry no scale
         (("scaler.scale(loss).backward()", "loss.backward()"), False),
-        # Accelerate's and Fabric's clips unscale the gradients themselves
+        # Accelerate's clip unscales the gradients itself, however the accelerator is reached
         (("torch.nn.utils.clip_grad_norm_", "accelerator.clip_grad_norm_"), False),
-        (("torch.nn.utils.clip_grad_norm_", "fabric.clip_gradients"), False),
+        (("torch.nn.utils.clip_grad_norm_", "self.accelerator.clip_grad_norm_"), False),
         # a clip before this iteration's scaled backward is not a clip of its gradients
         (
             (

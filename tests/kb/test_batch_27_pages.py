@@ -1,5 +1,5 @@
-"""Pages written from batch-27's first-sight misses lead on the case they explain (no record of
-batch-27 is in the case memory when this was written; the case's own would be left out).
+"""Pages written from batch-27's first-sight misses lead on the case they explain, with the
+case's own record left out of the case memory.
 
 Each case was judged family or wrong at e0b33e66 (benchmarks/first_sight/judged); each page
 covers a mechanism that recurs across threads (its citations name several), not only this

@@ -16,7 +16,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import in_loss
+from trainwreck.analyzers.code.losses import in_loss
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, last, receiver
 
 _SUMS = frozenset({"sum", "count_nonzero", "nansum"})
@@ -28,11 +28,6 @@ _MODULES = frozenset({"torch", "np", "numpy", "jnp"})
 _COUNTED_NAME = re.compile(r"(?i)target|label|pos|neg|valid|keep|select|gt|^y$|^t$|mask|^m$")
 # How far the detector follows a name to the expression bound to it.
 MAX_DEPTH = 3
-
-
-def _is_sum(value: ast.expr) -> bool:
-    """`x.sum()`, `torch.sum(x)`, `(t == 1).sum()`, `mask.float().sum()`: a count of the batch."""
-    return isinstance(value, ast.Call) and last(value) in _SUMS
 
 
 def _summed(value: ast.Call) -> ast.expr | None:
@@ -47,8 +42,9 @@ def _summed(value: ast.Call) -> ast.expr | None:
 
 
 def _sum_of(value: ast.expr, names: re.Pattern[str]) -> bool:
-    """A sum of a comparison (`(t == 1).sum()`) or of something named as `names` says."""
-    if not _is_sum(value) or not isinstance(value, ast.Call):
+    """A sum (`x.sum()`, `torch.sum(x)`, `mask.float().sum()`) of a comparison
+    (`(t == 1).sum()`) or of something named as `names` says."""
+    if not (isinstance(value, ast.Call) and last(value) in _SUMS):
         return False
     inner = _summed(value)
     if isinstance(inner, ast.Compare):
@@ -70,7 +66,7 @@ def _unfloored_count(tree: Tree, value: ast.expr, scope: Function | None, depth:
     """Whether the denominator is a batch sum that nothing keeps above zero."""
     if depth > MAX_DEPTH or _floored(value):
         return False
-    if _is_sum(value):
+    if isinstance(value, ast.Call):
         return _sum_of(value, _COUNTED_NAME)
     if isinstance(value, ast.Name):
         bound = [
@@ -79,12 +75,7 @@ def _unfloored_count(tree: Tree, value: ast.expr, scope: Function | None, depth:
             if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
             and node.value is not None
         ]
-        floored = [v for v in bound if _floored(v)]
-        return (
-            bool(bound)
-            and not floored
-            and all(_unfloored_count(tree, v, scope, depth + 1) for v in bound)
-        )
+        return bool(bound) and all(_unfloored_count(tree, v, scope, depth + 1) for v in bound)
     return False
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import is_loss_name
+from trainwreck.analyzers.code.losses import is_loss_name
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, dotted, keyword, last
 
 _REBUILD = frozenset({"tensor", "as_tensor", "Variable"})

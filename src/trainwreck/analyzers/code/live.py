@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from trainwreck.analyzers.code.names import detached, is_forward, is_loss_call, is_loss_name
+from trainwreck.analyzers.code.losses import is_loss_call, is_loss_name
+from trainwreck.analyzers.code.names import detached, is_forward
 from trainwreck.analyzers.code.tree import Function, Tree
 
 # Methods that return a tensor still attached to the same graph.

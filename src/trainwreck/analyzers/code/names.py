@@ -1,4 +1,5 @@
-"""What a name in user code probably holds: a model, an optimizer, a loss, a detached number.
+"""What a name in user code probably holds: a model, an optimizer, a detached number
+(what is named like a loss: losses.py).
 
 Without running the code, the detectors go by what a reader goes by: the
 constructor a name was bound to (`AutoencoderKL.from_pretrained(...)`,
@@ -13,6 +14,7 @@ import ast
 import re
 from collections.abc import Callable
 
+from trainwreck.analyzers.code.losses import names_loss_call
 from trainwreck.analyzers.code.tree import (
     Function,
     Loop,
@@ -109,12 +111,6 @@ PARAMETER_FREE_LAYERS = frozenset(
 )
 _FORWARD_METHODS = frozenset({"forward", "encode", "decode"})
 _OPTIMIZER = re.compile(r"(?i)optim|(?:^|_)opt(?:_|\d|$)|scaler")
-_LOSS_CALL = re.compile(r"(?i)loss|criterion|cross_entropy|mse|nll|bce|huber|kl_div")
-_LOSS_NAME = re.compile(r"(?i)loss")
-# How hand-written loss functions (and the names a loss is assigned to) are called.
-_LOSS_FUNCTION = re.compile(
-    r"(?i)loss|bce|cross_?entropy|^ce_|_ce$|^ce$|criterion|focal|dice|iou|jaccard|nll"
-)
 # Calls that turn a tensor into a number or a graph-free tensor.
 _DETACHING_METHODS = frozenset({"item", "detach", "tolist", "numpy", "detach_"})
 _DETACHING_FUNCTIONS = frozenset({"float", "int", "round"})
@@ -165,7 +161,7 @@ def _builds_module(value: ast.expr, classes: set[str]) -> bool:
     name = dotted(value)
     if _NOT_A_MODULE.search(name):
         return False
-    if _LOSS_CALL.search(last(value)):
+    if names_loss_call(last(value)):
         return False  # nn.CrossEntropyLoss() is a module, but calling it is not a forward pass
     factory = _LOADERS.search(name) or _WRAPPERS.search(name)
     return bool(factory) or last(value) in classes or name.startswith("nn.")
@@ -254,7 +250,7 @@ def is_module(value: ast.expr, models: set[str]) -> bool:
     if not isinstance(value, ast.Call):
         return dotted(value) in models
     constructed = last(value)[:1].isupper() and not _NOT_A_MODULE.search(last(value))
-    return _builds_module(value, set()) or (constructed and not _LOSS_CALL.search(last(value)))
+    return _builds_module(value, set()) or (constructed and not names_loss_call(last(value)))
 
 
 # Module methods that cast every parameter, with the dtype each casts to.
@@ -287,31 +283,6 @@ def is_forward(call: ast.Call, models: set[str]) -> bool:
 
 def is_optimizer(name: str) -> bool:
     return bool(_OPTIMIZER.search(name.rsplit(".", 1)[-1]))
-
-
-def is_loss_call(call: ast.Call) -> bool:
-    """`criterion(out, y)`, `loss_fn(...)`, `F.cross_entropy(...)`."""
-    return bool(_LOSS_CALL.search(last(call)))
-
-
-def is_loss_function(name: str) -> bool:
-    """`focal_loss`, `dice`, `bce_with_mask`: a function (or target) named like a loss."""
-    return bool(_LOSS_FUNCTION.search(name))
-
-
-def in_loss(tree: Tree, node: ast.AST) -> bool:
-    """Inside a function named like a loss, or assigned to a name like one (`dice = ...`)."""
-    function = tree.function(node)
-    if function is not None and is_loss_function(function.name):
-        return True
-    statement = next((a for a in tree.ancestors(node) if isinstance(a, ast.Assign)), None)
-    return statement is not None and any(
-        is_loss_function(last(target)) for target in statement.targets
-    )
-
-
-def is_loss_name(name: str) -> bool:
-    return bool(_LOSS_NAME.search(name.rsplit(".", 1)[-1]))
 
 
 def frozen_modules(tree: Tree) -> set[str]:
@@ -353,7 +324,7 @@ def builds_layer(value: ast.expr, classes: set[str]) -> bool:
     if not isinstance(value, ast.Call):
         return False
     name = last(value)
-    if not name[:1].isupper() or name in PARAMETER_FREE_LAYERS or _LOSS_CALL.search(name):
+    if not name[:1].isupper() or name in PARAMETER_FREE_LAYERS or names_loss_call(name):
         return False
     return name in classes or dotted(value).startswith(("nn.", "torch.nn."))
 

@@ -18,7 +18,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import in_loss, is_loss_function
+from trainwreck.analyzers.code.losses import in_loss, is_loss_function
 from trainwreck.analyzers.code.tree import Function, Hit, Tree, last, number
 
 _SQUASHING = frozenset({"sigmoid", "softmax", "Sigmoid", "Softmax"})
