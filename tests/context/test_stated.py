@@ -115,6 +115,19 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
             "CPU, so it isn't slow compute",
             "hang",
         ),
+        # batch-28: a returned value that is wrong, a utilisation that spikes, a run that only
+        # looks stuck, a time that is "nearly" long
+        ("multiplying by the identity does not return the vector unchanged", None),
+        ("the GPU result differs from the CPU result", "wrong_output"),
+        ("the call does not return and the process sits there", "hang"),
+        ("torch.load never returns", "hang"),
+        ("the same job runs 2x slower; GPU utilisation spikes from low to high", "slow_throughput"),
+        (
+            "the progress bar looks stuck. It is not actually frozen, it is just extremely slow "
+            "and GPU utilisation is only about 2%",
+            "slow_throughput",
+        ),
+        ("generating a single image takes nearly 7 minutes", "slow_throughput"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

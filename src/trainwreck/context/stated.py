@@ -21,6 +21,12 @@ from trainwreck.model import Category, StatedClass
 # step just gets stuck" is a hang, batch-26).
 _MAP_METRIC = r"(?<!\.)map(?! (?:step|stage|phase|call|function|process\w*|workers?|operation))"
 
+# After a verb like "return": no object follows, so the call itself is what never came back.
+_NO_OBJECT = (
+    r"(?! (?:the|a|an|its|their|any|correct\w*|same|right|expected|identical|exact|values?|"
+    r"results?|outputs?|vectors?|tensors?|none|true|false)\b)"
+)
+
 # Read in this order; each class's matches are masked before the next is tried.
 # `crash` is last and needs a word that says crash: "error", "fails" or "exception" state no
 # class at all (they accompany every class), so such a description leaves the class to the log.
@@ -100,7 +106,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"instead of (?:going down|decreasing|dropping)|blow\w* (?:the )?loss up|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
-            r"\bspikes?\b"
+            # "GPU utilisation spikes from low to high" (batch-28) is an idle GPU, not a loss
+            r"(?<!utilisation )(?<!utilization )(?<!memory )(?<!latency )\bspikes?\b"
         ),
     ),
     # A metric "stuck at 25%" (or "frozen at 0.436", batch-26) is a wrong result, not a hang:
@@ -131,13 +138,16 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"params|base|model|embeddings?|modules?|blocks?|bert|vit|graphs?|\.?pb))|"
             # "then nothing at all ... I had to kill it"
             r"had to (?:kill|interrupt|ctrl-c)|"
-            r"never (?:finish|return|start|complete|end|exit|terminat)\w*|no progress|"
+            # "does not return the vector unchanged" (batch-28) is a wrong result, not a call
+            # that blocks: a return with an object after it is what came back
+            r"never (?:finish|return|start|complete|end|exit|terminat)\w*" + _NO_OBJECT + r"|"
+            r"no progress|"
             # "the job stops making progress: no new log lines, the processes are still alive"
             r"(?:stops?|stopped|not) making progress|no new (?:log )?(?:lines|output)|"
             r"\btim(?:e|es|ed|ing) ?out\b|endless loop|stopped without (?:\w+ )?error|not up yet|"
             r"\btimeout\b|(?:waits?|waiting|blocks?|blocked) (?:\w+ )?forever|not responding|"
             r"(?:sits?|sitting|sat) (?:\w+ ){0,2}forever|never gets? past|"
-            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)|"
+            r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)" + _NO_OBJECT + r"|"
             r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)|"
             r"never prints? (?:anything|any ?more|another)|"
             # "prints 'extracting features ...' and then nothing else", "idle at 0% CPU"
@@ -155,7 +165,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?! is (?:much |a lot |far )?(?:higher|better|fine|good|great|ok))|"
             r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             # "--gpu-memory-utilization 0.8" is a memory budget, not a complaint about speed
-            r"low (?:gpu )?utili[sz]ation|(?<!memory.)utili[sz]ation (?:is )?(?:low|only|\d)|"
+            r"low (?:gpu )?utili[sz]ation|"
+            r"(?<!memory.)utili[sz]ation (?:is |of |at )?(?:only |about |around |~)*(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
@@ -165,7 +176,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:images?|img|examples?|sequences?)/s(?:ec)?\b|not (?:\w+ )?faster|"
             r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
-            r"takes? (?:about |over )?(?:\d|>)[^ ]* ?(?:s|sec\w*|min\w*|hours?)\b|"
+            r"takes? (?:about |over |nearly |almost |around |roughly |~)?(?:\d|>)[^ ]* ?"
+            r"(?:s|sec\w*|min\w*|hours?)\b|"
             # "the 4-bit run takes 6m 55.2s", "I expected 4-bit to be at least as fast"
             r"takes? (?:about |over )?\d+m ?\d+(?:\.\d+)?s\b|"
             r"expected (?:\w+ ){0,4}(?:at least )?as fast|"
@@ -219,7 +231,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "an incorrect number of gradients" quotes an error message, not an output
             r"incorrect(?! number of)|black (?:images?|outputs?)|truncated|same random|"
             r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
-            r"behaves? unexpectedly"
+            r"behaves? unexpectedly|"
+            # "the GPU result differs from the CPU result", "not giving correct results"
+            r"\bresults? (?:\w+ ){0,2}differs? from|"
+            r"not (?:giving|producing|returning) (?:the )?(?:correct|right|expected) "
+            r"(?:results?|outputs?|values?|answers?)"
         ),
     ),
     (
@@ -279,7 +295,8 @@ _DENIED = re.compile(
     r"\bloss(?:es)? (?:go(?:es)?|went|goes) down (?:nicely|fine|well|normally|as expected)"
     r"(?: and (?:then )?plateau\w*)?|"
     # "the checkpoint file isn't truncated", "so it isn't slow compute": a state ruled out
-    r"\b(?:is|are|was|were)(?:n'?t| not) (?:\w+ )?(?:truncated|slow\w*|stuck|hang\w*|corrupt\w*)\b"
+    r"\b(?:is|are|was|were)(?:n'?t| not) (?:\w+ )?"
+    r"(?:truncated|slow\w*|stuck|hang\w*|froz\w*|freez\w*|corrupt\w*)\b"
 )
 
 # A setting described, not a symptom: "the rest of the model is frozen", "halve the learning
