@@ -115,6 +115,10 @@ def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
             "ImportError: tokenizers>=0.22.0,<=0.23.0 is required for a normal"
             " functioning of this module, but found tokenizers==0.23.1.",
         ),
+        # Apple's MLX (batch-28's mlx#1711 and mlx-lm threads)
+        ("mlx", "python -m mlx_lm.lora --model openai/gpt-oss-20b --train"),
+        ("mlx", "import mlx.core as mx"),
+        ("mlx", "mx.eval(model.parameters(), optimizer.state)"),
     ],
 )
 def test_a_message_only_one_framework_prints_names_it(framework: str, line: str) -> None:
@@ -279,3 +283,12 @@ def test_a_dated_build_is_a_release_not_an_install_phase() -> None:
     """batch-26's llama.cpp chat: "(build from early June 2023)" says which release ran."""
     symptoms = "llama.cpp ./main (build from early June 2023) stops responding after a while"
     assert build(collect([], symptoms=symptoms)).phase != "install/import"
+
+
+def test_an_mlx_run_shows_no_torch() -> None:
+    """batch-28's MLX notebook hang led with a DDP page before MLX was a framework."""
+    context = build(
+        collect([], symptoms="Training an MLP in MLX on Apple silicon: the cell hangs on a rerun")
+    )
+    assert "mlx" in context.frameworks
+    assert without_torch(context.frameworks)

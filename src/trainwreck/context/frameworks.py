@@ -111,6 +111,8 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
         r"CIFAR\d*|MNIST|FashionMNIST|ImageNet|SVHN|STL10|CelebA|VOC\w*|Coco\w*)\b)|load_dataset"
     ),
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
+    # Apple's array framework and its LLM package; `mx.` is how its users import it
+    "mlx": re.compile(r"(?i:\bmlx\b|\bmlx[-_]lm\b)|\bmlx\.(?:core|nn|optimizers)\b|\bmx\.eval\("),
 }
 # Installed package (PEP 503 name) or traceback frame package -> framework. The first
 # PEP 503 name of each framework is the distribution pip installs it as.
@@ -153,6 +155,9 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "numpy": "numpy",
     "llama-cpp-python": "llama-cpp",
     "llama_cpp": "llama-cpp",
+    "mlx": "mlx",
+    "mlx-lm": "mlx",
+    "mlx_lm": "mlx",
 }
 
 
@@ -195,7 +200,7 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen
 # (Keras 3 can run on torch, and such a run shows torch itself; llama.cpp is C++, and its
 # Python converter, which imports torch, shows torch when it is the one that ran).
-NOT_TORCH = frozenset({"jax", "tensorflow", "keras", "llama-cpp"})
+NOT_TORCH = frozenset({"jax", "tensorflow", "keras", "llama-cpp", "mlx"})
 # What a page names when it is about the torch stack: torch and what runs on it. A page
 # naming none of these (plain Python: an API removed in a release, a Python version
 # refused) applies to a JAX run as much as to a torch one.
@@ -209,7 +214,7 @@ ANY_STACK = frozenset({"python"})
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
     r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth|"
-    r"tensorflow|keras",
+    r"tensorflow|keras|\bmlx",
 )
 
 

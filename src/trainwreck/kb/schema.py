@@ -53,6 +53,7 @@ Framework = Literal[
     "diffusers",
     "ray",
     "llama-cpp",
+    "mlx",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation context for the compiled knowledge base (kb/compiled.py): its pages were
