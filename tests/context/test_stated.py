@@ -128,6 +128,7 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
             "slow_throughput",
         ),
         ("generating a single image takes nearly 7 minutes", "slow_throughput"),
+        ("it prints the parameter counts (657,664 frozen, 34,052 trainable) and crashes", "crash"),
     ],
 )
 def test_phrases_that_state_a_class(text: str, category: str | None) -> None:

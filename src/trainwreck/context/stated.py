@@ -304,6 +304,8 @@ _DENIED = re.compile(
 _DESCRIBED_SETTING = re.compile(
     r"\b(?:backbone|layers?|weights?|encoder|parameters?|params|base|model|embeddings?|"
     r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
+    # a parameter count ("657,664 frozen, 34,052 trainable", batch-28) is a setting too
+    r"\b\d[\d,.]*[kmb]? frozen\b|"
     # "the frozen-backbone epochs": the setting as an adjective
     r"\bfrozen[- ](?:backbone|layers?|weights?|encoder|base|embeddings?)\b|"
     r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
