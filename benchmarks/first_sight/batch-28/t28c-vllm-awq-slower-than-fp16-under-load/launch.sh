@@ -1,0 +1,2 @@
+python3 -m vllm.entrypoints.openai.api_server   --model /output/yi-34b-chat/   --engine-use-ray   --host 0.0.0.0   --port 8080   --worker-use-ray   --max-num-seqs 16   --tensor-parallel-size 4  --max-model-len 32768
+python3 -m vllm.entrypoints.openai.api_server   --model /output/yi_awq_4_dataset_16/   --engine-use-ray   --host 0.0.0.0   --port 8080   --worker-use-ray   --max-num-seqs 16   --tensor-parallel-size 4  --max-model-len 32768 --quantization awq
