@@ -22,6 +22,7 @@ from trainwreck.analyzers import (
     dtype_origin,
     environment,
     fsdp_wrap,
+    gpu_arch,
     gpu_faults,
     gpu_timeline,
     implausible,
@@ -68,6 +69,7 @@ MODULES: tuple[AnalyzerModule, ...] = (
     ranks,
     collectives,
     gpu_faults,
+    gpu_arch,
     loss,
     curves,
     environment,
@@ -109,6 +111,7 @@ KEEP: tuple[str, ...] = (
     *strategies.KEEP,
     *vocabulary.KEEP,
     *mfu.KEEP,
+    *gpu_arch.KEEP,
 )
 
 
