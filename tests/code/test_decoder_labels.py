@@ -8,10 +8,8 @@ from code_helpers import ROOT, file_findings, fires
 from trainwreck.curation.cases import diagnose_folder
 
 ID = "code.decoder_inputs_are_labels"
-CASE = (
-    ROOT
-    / "benchmarks/first_sight/batch-28/r28a-transformers-seq2seq-near-zero-loss-empty-generations-repro"
-)
+BATCH_28 = ROOT / "benchmarks/first_sight/batch-28"
+CASE = BATCH_28 / "r28a-transformers-seq2seq-near-zero-loss-empty-generations-repro"
 
 
 @pytest.mark.parametrize(
