@@ -209,6 +209,21 @@ def test_a_tie_of_one_level_keeps_its_leader_score() -> None:
     assert [(item[0], score) for item, score in shown] == [("b", 0.30), ("a", 0.30)]
 
 
+def test_among_equal_checks_the_best_described_page_leads_not_the_first_name() -> None:
+    """batch-28's AWQ-under-load thread: two symptom-only pages tied at 0.3237; the one the
+    description matched best (relevance 1.0, the quantized-kernel page) followed the other
+    (0.972) on its name alone."""
+    items = [("vllm-preemption", 0.3237, 1, 0.972), ("vllm-quantization", 0.3237, 1, 1.0)]
+    shown = tied_order(
+        items,
+        score=lambda item: item[1],
+        cost=lambda item: item[2],
+        name=lambda item: item[0],
+        said=lambda item: item[3],
+    )
+    assert [item[0] for item, _ in shown] == ["vllm-quantization", "vllm-preemption"]
+
+
 def test_a_catch_all_yields_to_a_known_bug_of_any_class_whose_range_holds_the_version() -> None:
     """The regression page names the window a change entered in; a known bug whose affected
     range holds the run's version names the change, whatever failure class it is filed in."""

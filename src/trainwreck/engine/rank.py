@@ -187,6 +187,7 @@ def tied_order(
     cost: Callable[[Item], int],
     name: Callable[[Item], str],
     level: Callable[[Item], int] = lambda item: 0,
+    said: Callable[[Item], float] = lambda item: 0.0,
 ) -> list[tuple[Item, float]]:
     """Items best first with the score each shows: a tie shows its leader's score.
 
@@ -194,8 +195,9 @@ def tied_order(
     lower `level` lead (a page whose finding names this run's cause before a plain
     one, a catch-all or a code mistake nobody has shown after both); each level
     present below the first shows `DEMOTED_STEP` less, so equal shown scores always
-    mean "ordered by the cost of the check" (cheaper first), then by name. At most
-    TIE / DEMOTED_STEP steps are taken, so a tie stays above the next one.
+    mean "ordered by the cost of the check" (cheaper first), then by how well the
+    user's words match (`said`), then by name. At most TIE / DEMOTED_STEP steps are
+    taken, so a tie stays above the next one.
     """
     by_score = sorted(items, key=lambda item: (-score(item), name(item)))
     ordered: list[tuple[Item, float]] = []
@@ -205,7 +207,10 @@ def tied_order(
         end = start
         while end < len(by_score) and leader - score(by_score[end]) <= TIE:
             end += 1
-        group = sorted(by_score[start:end], key=lambda item: (level(item), cost(item), name(item)))
+        group = sorted(
+            by_score[start:end],
+            key=lambda item: (level(item), cost(item), -said(item), name(item)),
+        )
         present = sorted({level(item) for item in group})
         ordered.extend(
             (item, round(leader - DEMOTED_STEP * present.index(level(item)), 4)) for item in group
@@ -234,12 +239,15 @@ def order(candidates: list[Candidate]) -> list[Candidate]:
     """Best first, ties shown with one score, cheaper check first; in a tie a page whose
     finding names this run's cause leads, and a catch-all page (which names no cause the tied
     specific page could not) or a code mistake nobody has shown follows, each level one
-    hundredth lower (`_tie_level`)."""
+    hundredth lower (`_tie_level`); among equals, the page the user's words match best
+    (batch-28's AWQ-under-load thread: the quantized-kernel page, the best match of the
+    description, followed a KV-cache page on its name alone)."""
     ranked = tied_order(
         yield_to_specific(candidates),
         score=lambda c: c.score,
         cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
         name=lambda c: c.pattern.id,
         level=_tie_level,
+        said=lambda c: c.said,
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]
