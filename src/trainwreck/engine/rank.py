@@ -235,6 +235,13 @@ def _tie_level(candidate: Candidate) -> int:
     return 0 if candidate.names_cause else 1
 
 
+def _words_fit(candidate: Candidate) -> float:
+    """How well the user's words match a page the run's context keeps; a page the context
+    demoted (another class than the one stated, a framework the run lacks) fits none: its
+    words reached the tie only through the demotion (batch-2's trl AttributeError)."""
+    return 0.0 if candidate.gate_notes else candidate.said
+
+
 def order(candidates: list[Candidate]) -> list[Candidate]:
     """Best first, ties shown with one score, cheaper check first; in a tie a page whose
     finding names this run's cause leads, and a catch-all page (which names no cause the tied
@@ -248,6 +255,6 @@ def order(candidates: list[Candidate]) -> list[Candidate]:
         cost=lambda c: COST_ORDER[c.pattern.discriminator_cost],
         name=lambda c: c.pattern.id,
         level=_tie_level,
-        said=lambda c: c.said,
+        said=_words_fit,
     )
     return [replace(candidate, score=shown) for candidate, shown in ranked]
