@@ -128,7 +128,7 @@ def _finding(
             "architecture": device.architecture,
             "capability": have,
             "needed": need,
-            "dtype": dtype,
+            "number_format": dtype,
             "format_said": where,
         },
     )
