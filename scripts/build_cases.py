@@ -62,6 +62,7 @@ MEASURED_BATCHES = (
     "batch-25",
     "batch-26",
     "batch-27",
+    "batch-28",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
