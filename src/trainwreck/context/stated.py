@@ -166,7 +166,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             # "--gpu-memory-utilization 0.8" is a memory budget, not a complaint about speed
             r"low (?:gpu )?utili[sz]ation|"
-            r"(?<!memory.)utili[sz]ation (?:is |of |at )?(?:only |about |around |~)*(?:low|only|\d)|"
+            r"(?<!memory.)utili[sz]ation (?:is |of |at )?(?:only |about |around |~)*"
+            r"(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
