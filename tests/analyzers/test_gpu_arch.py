@@ -31,6 +31,7 @@ def _ids(symptoms: str) -> set[str]:
         ("Fine-tuning in bf16 on a Tesla V100 is very slow.", True),
         ("torch_dtype=torch.bfloat16 on a T4 in Colab, one step takes 9 s.", True),
         ("bfloat16 training on an RTX 2080 Ti crawls.", True),
+        ("bf16 on my GTX 1080 is slow.", True),
         # Ampere and newer have them
         ("Fine-tuning in bf16 on an A100 is very slow.", False),
         ("bf16 on an RTX 3090 is slow.", False),

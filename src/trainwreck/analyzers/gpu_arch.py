@@ -46,8 +46,8 @@ _GPUS: tuple[tuple[tuple[int, int], str, str], ...] = (
 )
 _GPU_NAME = re.compile("|".join(f"(?P<g{n}>{regex})" for n, (_, _, regex) in enumerate(_GPUS)))
 # Words one of the names above holds: a substring test before any regex runs on a line.
-_NAME_WORDS = ("RTX", "TITAN", "NVIDIA", "A100", "A30", "A40", "A10", "T4", "V100", "P40", "P100",
-               "H100", "H200", "B200", "L40", "T400", "T600")  # fmt: skip
+_NAME_WORDS = ("RTX", "GTX", "TITAN", "NVIDIA", "Tesla", "A100", "A30", "A40", "A10", "T4", "V100",
+               "P40", "P100", "H100", "H200", "B200", "L40", "T400", "T600")  # fmt: skip
 # The device's own capability as nvidia-smi (`compute_cap`) or a user states it; not a
 # requirement ("compute capability 8.9 or higher required").
 _CAPABILITY = re.compile(
