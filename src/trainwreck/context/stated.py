@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from trainwreck.context.logged import text_class
+from trainwreck.context.unstated import stating_words
 from trainwreck.model import Category, StatedClass
 
 # "mAP", the detection metric, lowercased; not a datasets `.map` step ("the dataset-building map
@@ -285,72 +286,6 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 _QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?(?:[^\n.]|\.(?=\w)){0,160}")
 
 
-# What the user says is NOT the problem states no class: "no crash or NaN", "train loss and
-# throughput look normal". Masked before the rules are read.
-_DENIED = re.compile(
-    r"\b(?:no|without|does ?n[o']t|did ?n[o']t) (?:crash|error|nan|inf|oom|exception|traceback)"
-    r"(?:e?s)?"
-    r"(?:(?:,? (?:or|and|nor) |/)(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
-    r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
-    # "train and eval loss go down nicely and plateau": training went as it should
-    r"\bloss(?:es)? (?:go(?:es)?|went|goes) down (?:nicely|fine|well|normally|as expected)"
-    r"(?: and (?:then )?plateau\w*)?|"
-    # "the checkpoint file isn't truncated", "so it isn't slow compute": a state ruled out
-    r"\b(?:is|are|was|were)(?:n'?t| not) (?:\w+ )?"
-    r"(?:truncated|slow\w*|stuck|hang\w*|froz\w*|freez\w*|corrupt\w*)\b"
-)
-
-# A setting described, not a symptom: "the rest of the model is frozen", "halve the learning
-# rate when training stalls" (a plateau scheduler the user chose). Masked with the denials.
-_DESCRIBED_SETTING = re.compile(
-    r"\b(?:backbone|layers?|weights?|encoder|parameters?|params|base|model|embeddings?|"
-    r"modules?|blocks?)(?: (?:is|are|was|were|kept|stays?|left))? frozen\b|"
-    # a parameter count ("657,664 frozen, 34,052 trainable", batch-28) is a setting too
-    r"\b\d[\d,.]*[kmb]? frozen\b|"
-    # "the frozen-backbone epochs": the setting as an adjective
-    r"\bfrozen[- ](?:backbone|layers?|weights?|encoder|base|embeddings?)\b|"
-    r"\bfreez(?:e|es|ing) (?:the |all |its |our |my |every )?(?:\w+ )?(?:backbone|layers?|"
-    r"weights?|encoder|parameters?|params|base|embeddings?|modules?|blocks?)\b|"
-    # LLaMA-Factory's finetuning_type: "fine-tuned with the freeze method"
-    r"\bfreeze (?:method|fine-?tuning|tuning|training|mode|strategy)\b|"
-    r"\b(?:when|if|once|whenever) (?:the )?(?:\w+ )?(?:training|loss|metric) "
-    r"(?:stalls|plateaus|stops improving)\b|"
-    # "sequences are truncated to 64 tokens": the tokenizer setting, not a cut-off output
-    r"\btruncat(?:ed|es|ing) (?:to|at) (?:\d+|max_length|the max\w*)\b|"
-    # "which is slow (large download)": an install that takes long, not a slow run
-    r"\bslow\w*[^.;]{0,20}\bdownload\w*|"
-    # an OOM the user avoided ("lowered the batch size to avoid OOM") or only came close to
-    r"\b(?:to avoid|avoiding|prevent|to prevent) (?:an? |the )?(?:cuda )?"
-    r"(?:oom|out[- ]of[- ]memory)\b|"
-    r"\b(?:close to|nearly|almost)\b[^.;]{0,20}(?:oom|out[- ]of[- ]memory)\b|"
-    # or one that a setup the run now uses avoids ("without DeepSpeed it runs out of memory")
-    r"\bwithout [\w-]+(?: [\w-]+)?,? (?:it |the run |training |the job )?"
-    r"(?:runs? out of memory|ooms?|goes oom)\b|"
-    # a crash the run was restarted after ("a run restarted from a checkpoint after a crash"):
-    # the history of the run, not what the user asks about
-    r"\b(?:restart\w*|resum\w*|relaunch\w*|recover\w*)\b[^.;]{0,60}?\bafter an? "
-    r"(?:crash|failure|preemption)\b|"
-    # batches the code skips when their loss is NaN: a guard the user wrote, not the symptom
-    r"\b(?:skip\w*|returns? none)\b[^.;]{0,60}?\b(?:when|if|whenever) (?:the )?loss "
-    r"(?:is|becomes|goes) (?:nan|inf)\b"
-)
-
-
-# A failure the user already got past is not the one they ask about: "I got CUDA out of memory,
-# so I added model.half(). Now it fits, but the loss becomes NaN" states a NaN, not an OOM.
-_WORKED_AROUND = re.compile(
-    r"(?:[^.;]|\.(?=\w))*\bso i (?:added|used|switched|set|enabled|reduced|lowered|turned|"
-    r"moved|called|changed|tried)\b(?:[^.;]|\.(?=\w))*[.;]\s*now (?:it|the model|training|"
-    r"the job) "
-    r"(?:fits|runs|works|trains|starts|loads)\b"
-)
-
-# "Training never starts" beside a reported error is that error's consequence, not a hang.
-_ERROR_REPORTED = re.compile(
-    r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fail(?:s|ed)?\b|traceback)"
-)
-_NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
-
 # An error the user quotes speaks the library's words, not the user's: "TypeError: Got
 # unsupported ScalarType BFloat16" states no refused setting. The weak config words are read
 # outside such quotes (in the lowered text); the quote states its own class through `refined`.
@@ -368,11 +303,7 @@ def from_symptoms(symptoms: str | None) -> StatedClass | None:
     """
     if not symptoms:
         return None
-    text = _DENIED.sub(" ", " ".join(symptoms.lower().split()))
-    text = _DESCRIBED_SETTING.sub(" ", text)
-    text = _WORKED_AROUND.sub(" ", text)
-    if _ERROR_REPORTED.search(text):
-        text = _NEVER_STARTS.sub(" ", text)
+    text = stating_words(" ".join(symptoms.lower().split()))
     found: list[tuple[Category, tuple[str, ...]]] = []
     for category, rule in _SYMPTOM_RULES:
         read = _QUOTED_ERROR.sub(" ", text) if category == "config_error" else text
