@@ -191,6 +191,7 @@ def test_in_a_tie_equal_shown_scores_mean_cheaper_check_first_and_lower_levels_s
         cost=lambda item: item[2],
         name=lambda item: item[0],
         level=lambda item: item[3],
+        said=lambda item: 0.0,
     )
     assert [(item[0], score) for item, score in shown] == [
         ("e", 0.50),  # names the cause: leads its tie, with the leader's score
@@ -205,7 +206,9 @@ def test_in_a_tie_equal_shown_scores_mean_cheaper_check_first_and_lower_levels_s
 
 def test_a_tie_of_one_level_keeps_its_leader_score() -> None:
     items = [("a", 0.30, 1, 2), ("b", 0.29, 0, 2)]
-    shown = tied_order(items, lambda i: i[1], lambda i: i[2], lambda i: i[0], lambda i: i[3])
+    shown = tied_order(
+        items, lambda i: i[1], lambda i: i[2], lambda i: i[0], lambda i: i[3], lambda i: 0.0
+    )
     assert [(item[0], score) for item, score in shown] == [("b", 0.30), ("a", 0.30)]
 
 
@@ -219,6 +222,7 @@ def test_among_equal_checks_the_best_described_page_leads_not_the_first_name() -
         score=lambda item: item[1],
         cost=lambda item: item[2],
         name=lambda item: item[0],
+        level=lambda item: 0,
         said=lambda item: item[3],
     )
     assert [item[0] for item, _ in shown] == ["vllm-quantization", "vllm-preemption"]

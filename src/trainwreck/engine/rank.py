@@ -186,8 +186,8 @@ def tied_order(
     score: Callable[[Item], float],
     cost: Callable[[Item], int],
     name: Callable[[Item], str],
-    level: Callable[[Item], int] = lambda item: 0,
-    said: Callable[[Item], float] = lambda item: 0.0,
+    level: Callable[[Item], int],
+    said: Callable[[Item], float],
 ) -> list[tuple[Item, float]]:
     """Items best first with the score each shows: a tie shows its leader's score.
 

@@ -3,18 +3,19 @@
 The engine ranks hypotheses from the status text and any logs. An experiment
 that changed a key one hypothesis's fix would change, and reports that the
 failure persisted ("lowered lr, still NaN"), is evidence against that
-hypothesis: its score is halved and the reason recorded. Then the list is
-ordered as the engine orders it: best first, near-ties cheapest check first.
+hypothesis: its score is halved and the reason recorded. The rest keep the
+engine's order (its ties already settled by level, cost and the user's words); a
+demoted one moves down to its new score. Re-ordering the whole list here (by cost
+and name alone) had changed the engine's order of 34 of 60 first-sight
+descriptions with no experiment at all.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from trainwreck.engine.rank import tied_order
-from trainwreck.kb.schema import COST_ORDER
 from trainwreck.model import Diagnosis, Hypothesis
 
 RULED_OUT_FACTOR = 0.5
@@ -73,10 +74,4 @@ def rank(diagnosis: Diagnosis, experiments: Sequence[str]) -> list[Ranked]:
         against = tuple(e for e in experiments if _PERSISTED.search(e) and _touched(e, keys))
         factor = RULED_OUT_FACTOR if against else 1.0
         ranked.append(Ranked(hypothesis, round(hypothesis.score * factor, 4), against))
-    ordered = tied_order(
-        ranked,
-        score=lambda r: r.score,
-        cost=lambda r: COST_ORDER.get(r.hypothesis.discriminator_cost, len(COST_ORDER)),
-        name=lambda r: r.hypothesis.id,
-    )
-    return [replace(r, score=shown) for r, shown in ordered]
+    return sorted(ranked, key=lambda r: -r.score)  # stable: the engine's order among equals
