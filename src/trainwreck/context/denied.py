@@ -21,7 +21,8 @@ SETUPS: dict[str, str] = {
     "fp16": r"fp16|float16|half(?:[- ]precision)?|amp|autocast|mixed[- ]precision|grad ?scaler",
     "deepspeed": r"deepspeed|zero-?[123]",
     "fsdp": r"fsdp2?",
-    "ddp": r"ddp|distributed(?: training)?|multi-?gpu|multi-?node",
+    # a page's title says "ranks" or "collectives" where a user says DDP
+    "ddp": r"ddp|distributed(?: training)?|multi-?gpu|multi-?node|ranks|collectives?|all-?reduce",
     "lora": r"q?lora|peft|adapters?",
     "quantization": r"quantization|quantisation|[48]-?bit|bitsandbytes",
     "gradient accumulation": r"gradient accumulation",

@@ -1,4 +1,5 @@
-"""The setups a whole script the user handed in never turns on (float16 in a float32 run).
+"""The setups a whole script the user handed in never turns on (float16 in a float32 run,
+several processes in a single-process one).
 
 A run whose script is shown runs in float32 unless something names a lower precision:
 the script itself, a config, the log, or the user's words. Yet a NaN's words alone
@@ -12,6 +13,12 @@ may leave the precision out. And only a script that sets its precision itself: a
 launcher's config (Accelerate, DeepSpeed, LightningCLI, TrainingArguments parsed from the
 command line) or a checkpoint's own dtype (from_pretrained and serving engines default
 to the checkpoint's) can turn float16 on from outside it.
+
+Several processes likewise: a whole script that never creates a process group, wraps a
+model for DDP or reads its rank, in a run whose words and logs name no launcher, GPU
+count or collective, runs alone, yet a hang's words alone retrieve the pages about ranks
+waiting on each other (first-sight batch-28's sampler reproduction, a single CPU process
+that spun forever in its own batch sampler, was answered with three DDP pages).
 """
 
 from __future__ import annotations
@@ -36,21 +43,51 @@ _OUTSIDE = re.compile(
     r"\bLightningCLI\b|from_pretrained\(|\bLLM\(|\bpipeline\(|\bhydra\b|\bOmegaConf\b"
 )
 
+# The words that show several processes: the denial words (DDP, distributed, multi-GPU,
+# ranks, collectives), what creates or joins a process group, the launchers, a GPU count
+# above one, and JAX's and TPU's own ways of spreading over devices.
+_PROCESSES = re.compile(
+    rf"(?i)\b(?:{SETUPS['ddp']})\b|DataParallel|init_process_group|\bdist\.|world_size|"
+    r"\b(?:local_)?rank\b|torchrun|torch\.distributed|nproc|\bnccl\b|\bgloo\b|mpirun|\bsrun\b|"
+    r"horovod|\bfsdp|fully_shard|\bxm\.|xla_multiprocessing|\bpmap\b|shard_map|\bMesh\(|"
+    r"\bstrategy\b|\b(?:[2-9]|[1-9]\d+|two|four|eight)\s*(?:x\s*)?(?:\w+\s+)?(?:GPUs|cards|devices)\b"
+)
+# What can start several processes from outside the script: the framework trainers a
+# launcher or a config spreads over devices (a Trainer subclass too).
+_OUTSIDE_PROCESSES = re.compile(
+    r"\bAccelerator\(|\bdeepspeed\b|Trainer\b|\bFabric\(|\bLightningCLI\b|\bhydra\b|"
+    r"\bOmegaConf\b|\bLLM\("
+)
+
 
 def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
-    """("fp16",) when a whole script is shown and nothing in the evidence turns float16 on."""
+    """The setups ("fp16", "ddp") a whole script shown never turns on, with nothing else in
+    the evidence turning them on."""
     scripts = [
         snippet.text
         for snippet in evidence.code
         if snippet.origin == "file" and _IMPORTS.search(snippet.text) and _RUNS.search(snippet.text)
     ]
-    if not scripts or any(_OUTSIDE.search(text) for text in scripts):
+    if not scripts:
         return ()
-    said = [
+    said = _said(evidence)
+    return tuple(
+        setup
+        for setup, outside, words in (
+            ("fp16", _OUTSIDE, _FP16),
+            ("ddp", _OUTSIDE_PROCESSES, _PROCESSES),
+        )
+        if not any(outside.search(text) for text in scripts)
+        and not any(words.search(text) for text in said)
+    )
+
+
+def _said(evidence: Evidence) -> list[str]:
+    """Every text of the run that can name a setup: words, settings, code, log lines."""
+    return [
         evidence.symptoms or "",
         evidence.setup.precision or "",
         *(snippet.text for snippet in evidence.code),
         *(line.text for line in evidence.lines),
         *(f"{key}={value}" for config in evidence.configs for key, value in config.values.items()),
     ]
-    return () if any(_FP16.search(text) for text in said) else ("fp16",)
