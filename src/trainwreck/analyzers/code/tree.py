@@ -182,11 +182,12 @@ class Tree:
         return [node for node in bound if node is within or within in self.ancestors(node)]
 
     def values_of(self, name: str) -> list[ast.expr]:
-        """The expressions a plain assignment binds to `name`."""
+        """The expressions a plain assignment binds to `name`; in `a, b = 1, 2` the one at
+        the name's place (a recipe's constants are often set in one line)."""
         return [
-            node.value
+            _unpacked(node.targets[0] if isinstance(node, ast.Assign) else node.target, value, name)
             for node in self.assignments(name)
-            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+            if isinstance(node, ast.Assign | ast.AnnAssign) and (value := node.value) is not None
         ]
 
     def resolved(self, node: ast.expr, depth: int = 0) -> ast.expr:
@@ -255,6 +256,20 @@ def _entry(container: ast.expr, key: ast.expr) -> ast.expr | None:
     if isinstance(container, ast.Call) and dotted(container.func) == "dict":
         return keyword(container, key.value)
     return None
+
+
+def _unpacked(target: ast.expr, value: ast.expr, name: str) -> ast.expr:
+    """The value an assignment gives `name`: the element at its place when a tuple of
+    names is assigned a tuple of values of the same length, else the whole value."""
+    if (
+        isinstance(target, ast.Tuple | ast.List)
+        and isinstance(value, ast.Tuple | ast.List)
+        and len(target.elts) == len(value.elts)
+    ):
+        for item, given in zip(target.elts, value.elts, strict=True):
+            if dotted(item) == name:
+                return given
+    return value
 
 
 def _binds(node: ast.AST) -> set[str]:
