@@ -11,6 +11,7 @@ import pytest
 from trainwreck.context import build
 from trainwreck.context.frameworks import FRAMEWORK_WORDS, without_torch
 from trainwreck.evidence.collect import collect
+from trainwreck.model import CodeSnippet, Evidence
 
 CASES = Path(__file__).parent.parent / "cases"
 NCCL_WATCHDOG = "pytorch-rank0-only-postprocess-nccl-timeout-444"
@@ -28,6 +29,25 @@ def test_a_jax_run_shows_jax_and_not_torch() -> None:
     context = _context_of("jax-debug-nans-log-25299")
     assert "jax" in context.frameworks
     assert "pytorch" not in context.frameworks
+
+
+@pytest.mark.parametrize(
+    ("code", "frameworks"),
+    [
+        # torch, MLX and Flax layers all subclass `nn.Module`: alone it names torch
+        (
+            "class Critic(nn.Module):\n    def __init__(self):\n        super().__init__()",
+            {"pytorch"},
+        ),
+        ("import mlx.nn as nn\nclass Critic(nn.Module):\n    pass", {"mlx"}),
+        ("import flax.linen as nn\nimport jax\nclass Critic(nn.Module):\n    pass", {"jax"}),
+    ],
+)
+def test_the_shared_module_base_class_names_torch_only_without_mlx_or_flax(
+    code: str, frameworks: set[str]
+) -> None:
+    evidence = Evidence(code=(CodeSnippet(source="model.py", text=code),))
+    assert set(build(evidence).frameworks) & {"pytorch", "mlx", "jax"} == frameworks
 
 
 def test_a_traceback_frame_inside_a_package_names_its_framework() -> None:

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from trainwreck.context.logged import from_exception
-from trainwreck.context.stated import from_symptoms, refined
+from trainwreck.context.stated import from_symptoms, ran_out, refined
 from trainwreck.model import ExceptionRecord, StatedClass
 
 FIRST_SIGHT = Path(__file__).parent.parent.parent / "benchmarks" / "first_sight"
@@ -46,6 +46,13 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
     ("text", "category"),
     [
         ("loss is stuck at 2.30 and does not decrease", "divergence"),  # "stuck" is not a hang here
+        # batch-29: a generation of one repeated mark, not a version conflict the user asks about
+        (
+            'the output is always "!!!!!!!!!!!!"; the user asks whether Qwen is incompatible '
+            "with vLLM",
+            "wrong_output",
+        ),
+        ("time per token is about 110 ms versus about 18 ms without --quantize", "slow_throughput"),
         ("training hangs when saving the checkpoint", "hang"),
         ("GPU memory grows every iteration until it is killed", "oom"),
         ("loss spikes and then becomes NaN", "nan_inf"),  # tie: the class read first wins
@@ -647,3 +654,11 @@ def test_praised_throughput_and_slow_learning_state_no_slow_run(
 ) -> None:
     stated = from_symptoms(text)
     assert (stated.category if stated else None) == category, stated
+
+
+def test_a_crash_after_memory_that_keeps_growing_is_an_oom() -> None:
+    """batch-29's MLX thread: "the active memory I print keeps going up until the run crashes"."""
+    crash = from_symptoms("the active memory I print keeps going up until the run crashes")
+    assert crash is not None and crash.category == "crash"
+    assert ran_out(crash, ("memory i print keeps going up",)).category == "oom"  # type: ignore[union-attr]
+    assert ran_out(crash, ()) == crash

@@ -14,7 +14,7 @@ from trainwreck.context.growth import memory_growth
 from trainwreck.context.hardware import hardware_of
 from trainwreck.context.logged import from_exception
 from trainwreck.context.phase import phase_of
-from trainwreck.context.stated import from_symptoms, refined
+from trainwreck.context.stated import from_symptoms, ran_out, refined
 from trainwreck.context.unset import unset_in_script
 from trainwreck.context.versions import version_changes, versions_of
 from trainwreck.model import Evidence, RunContext
@@ -27,8 +27,9 @@ def build(evidence: Evidence) -> RunContext:
     setups the user says it does not use or its whole script never turns on, and whether
     they say memory grows."""
     logged = from_exception(evidence.final_exception)
+    grows = memory_growth(evidence.symptoms)
     return RunContext(
-        stated=refined(from_symptoms(evidence.symptoms), logged),
+        stated=ran_out(refined(from_symptoms(evidence.symptoms), logged), grows),
         logged=logged,
         frameworks=frameworks_seen(evidence),
         hardware=hardware_of(evidence),
@@ -37,5 +38,5 @@ def build(evidence: Evidence) -> RunContext:
         version_changes=version_changes(evidence),
         denied=denied_setups(evidence.symptoms),
         unset=unset_in_script(evidence),
-        memory_grows=memory_growth(evidence.symptoms),
+        memory_grows=grows,
     )

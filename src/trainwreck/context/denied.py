@@ -42,9 +42,18 @@ _DENIAL = re.compile(
 )
 
 
+# A run on one GPU, said in words ("on a single RTX 3090", "using one GPU"), runs no DDP
+# (batch-29's resumed RoBERTa run on one card was answered with rank pages).
+_CARD = r"(?:\w+[- ]){0,2}?(?:gpu|card|a100|h100|v100|t4|l4|\d{4})\b"
+_ONE_GPU = re.compile(
+    rf"(?i)\bsingle[- ]{_CARD}|\b(?:on|with|using|uses) (?:one|1|a single) {_CARD}"
+)
+
+
 def denied_setups(symptoms: str | None) -> tuple[str, ...]:
     """The setups the description says the run does not use, in SETUPS order.
 
+    A run said to be on one GPU denies DDP the same way.
     A setup the description also names outside its denials is one the run uses, and the
     denial is the run it is compared with ("with the DeepSpeed plugin ... the loss falls the
     way it does with accumulate_grad_batches=1 or without DeepSpeed", batch-19).
@@ -53,8 +62,11 @@ def denied_setups(symptoms: str | None) -> tuple[str, ...]:
         return ()
     denials = " ".join(match.group(0) for match in _DENIAL.finditer(symptoms))
     rest = affirmed(symptoms)
+    one_gpu = _ONE_GPU.search(symptoms) is not None
     return tuple(
-        setup for setup, name in _NAMES.items() if name.search(denials) and not name.search(rest)
+        setup
+        for setup, name in _NAMES.items()
+        if (name.search(denials) or (setup == "ddp" and one_gpu)) and not name.search(rest)
     )
 
 

@@ -22,7 +22,7 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     # torch names itself "PyTorch" or "Torch" ("Torch not compiled with CUDA enabled"); its
     # c10d watchdog, collective checks and CPU allocator print from torch's own classes
     "pytorch": re.compile(
-        r"(?i:\btorch\b|pytorch)|\bnn\.Module\b|\bCUDA out of memory|\bDataLoader\(|"
+        r"(?i:\btorch\b|pytorch)|\bCUDA out of memory|\bDataLoader\(|"
         r"ProcessGroup(?:NCCL|Gloo)|"
         r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator|"
         r"Expected all tensors to be on the same device"
@@ -223,6 +223,12 @@ KEEP: tuple[str, ...] = (
 _EMPTY_SECTION = re.compile(r"\b(?:deepspeed|megatron_lm|fsdp)_config\s*[:=]\s*\{\s*\}")
 
 
+# `nn.Module` is the base class of torch's, MLX's and Flax's layers alike: it names torch only
+# in a run that shows neither of the others (batch-29's MLX thread read as PyTorch by it).
+_MODULE_BASE = re.compile(r"\bnn\.Module\b")
+_MODULE_BASE_SHARERS = frozenset({"mlx", "jax"})
+
+
 def _first_mention(texts: Sequence[tuple[str, str]], found: dict[str, str]) -> None:
     """Record, for each framework not yet found, the first text that names it."""
     searched = Texts([_EMPTY_SECTION.sub(" ", text) for _, text in texts])
@@ -260,8 +266,15 @@ def frameworks_seen(evidence: Evidence) -> dict[str, str]:
     ]
     code_texts = [(f"{code.source}:{code.first_line}", code.text) for code in evidence.code]
     symptom_texts = [("symptoms", evidence.symptoms)] if evidence.symptoms else []
-    for texts in (config_texts, line_texts, exception_texts, code_texts, symptom_texts):
+    every = (config_texts, line_texts, exception_texts, code_texts, symptom_texts)
+    for texts in every:
         _first_mention(texts, found)
+    if "pytorch" not in found and not found.keys() & _MODULE_BASE_SHARERS:
+        base = next(
+            (where for texts in every for where, text in texts if _MODULE_BASE.search(text)), None
+        )
+        if base is not None:
+            found["pytorch"] = base
     return found
 
 

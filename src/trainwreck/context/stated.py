@@ -172,6 +172,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
+            # "time per token about 110 ms versus about 18 ms" (batch-29's TGI thread)
+            r"(?:time|\bms|seconds?) per (?:output |generated |new )?token|"
             # "no speed gain at all from the extra cards", "an epoch takes just as long"
             r"no (?:\w+ )?(?:speed|performance)[- ]?(?:gain|improvement|benefit|boost)|"
             r"(?:takes?|took) just as long|"
@@ -197,6 +199,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "accuracy stays at chance" is one statement, not two
             r"\baccuracy\b[^.;]{0,30}?\b(?:at|near) chance|"
             r"gibberish|garbage|garbled|nonsense|meaningless|repetit\w*|"
+            # a generation of one punctuation mark repeated ("!!!!!!!!"): no text at all
+            r"(?:!{4,}|\?{4,})|"
             r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
@@ -336,6 +340,14 @@ def refined(stated: StatedClass | None, error: StatedClass | None) -> StatedClas
     return StatedClass(
         category=error.category, source="symptoms", words=(*stated.words, *error.words)
     )
+
+
+def ran_out(stated: StatedClass | None, memory_grows: tuple[str, ...]) -> StatedClass | None:
+    """A stated crash after memory the user says grows is the out-of-memory it ended in
+    (batch-29's MLX thread: "the active memory keeps going up until the run crashes")."""
+    if stated is None or stated.category != "crash" or not memory_grows:
+        return stated
+    return StatedClass(category="oom", source="symptoms", words=(*memory_grows, *stated.words))
 
 
 def _quoted_exception(symptoms: str) -> StatedClass | None:

@@ -2,8 +2,9 @@
 
 The class rules (stated.py) count phrases; a phrase inside a denial ("no crash or
 NaN"), a setting the user describes ("the backbone is frozen"), a failure already
-worked around, or a "never starts" beside the error it follows would each count
-for a class the user does not report.
+worked around, a cause the user only asks about ("is Qwen incompatible with vLLM?"),
+or a "never starts" beside the error it follows would each count for a class the
+user does not report.
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ _WORKED_AROUND = re.compile(
     r"(?:fits|runs|works|trains|starts|loads)\b"
 )
 
+# A cause the user asks about is no failure they saw: "asks whether Qwen is incompatible with
+# vLLM" beside outputs of only "!!!!" (batch-29) states a wrong output, not a version conflict.
+_ASKED_CAUSE = re.compile(
+    r"\b(?:asks?|asking|asked|wonders?|wondering|wondered|not sure)\b (?:\w+ ){0,2}"
+    r"(?:whether|if) [^.;?]{0,80}?\b(?:incompatib\w*|not (?:supported|compatible)|unsupported)\b"
+)
+
 # "Training never starts" beside a reported error is that error's consequence, not a hang.
 _ERROR_REPORTED = re.compile(
     r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fail(?:s|ed)?\b|traceback)"
@@ -82,6 +90,7 @@ def stating_words(lowered: str) -> str:
     text = _DENIED.sub(" ", lowered)
     text = _DESCRIBED_SETTING.sub(" ", text)
     text = _WORKED_AROUND.sub(" ", text)
+    text = _ASKED_CAUSE.sub(" ", text)
     if _ERROR_REPORTED.search(text):
         text = _NEVER_STARTS.sub(" ", text)
     return text
