@@ -36,8 +36,8 @@ CASE = (
         # batch-15 (Lightning#9694): both runs compared, AMP on and off
         ("Megatron-LM with or without AMP converges, Lightning with AMP does not", ()),
         # one card said in words runs no DDP (batch-29's resumed RoBERTa run on one RTX 3090)
-        ("resuming pre-training on a single RTX 3090 never starts", ("ddp",)),
-        ("using one A100 the loss becomes nan", ("ddp",)),
+        ("resuming pre-training on a single RTX 3090 never starts", ("multi-process",)),
+        ("using one A100 the loss becomes nan", ("multi-process",)),
         # one GPU as the comparison, or a node of several: DDP may well run
         ("single GPU works, but multi-GPU training with DDP hangs", ()),
         ("a single-node job with 8 GPUs hangs at the barrier", ()),

@@ -312,3 +312,30 @@ def test_an_mlx_run_shows_no_torch() -> None:
     )
     assert "mlx" in context.frameworks
     assert without_torch(context.frameworks)
+
+
+@pytest.mark.parametrize(
+    ("symptoms", "phase"),
+    [
+        # a release named as a build; the failure's own sentence says eval (batch-29)
+        (
+            "On a mid-2023 PyTorch 2.x build, nn.MultiheadAttention is run in eval mode under "
+            "no_grad. With the float mask the returned scores are entirely NaN.",
+            "evaluation",
+        ),
+        # how the setup was installed, and a loading setting, are no phase of their own
+        (
+            "TensorFlow 2.0 installed with Pipenv. The model I get back after validation has "
+            "the last weights, not the best ones; the results are wrong.",
+            "evaluation",
+        ),
+        ("Fine-tuning with load_in_8bit on an H100 crashes at the first step", "first step"),
+        # the sentence that states the failure names the phase before the setup's words
+        (
+            "I load the checkpoint from the hub. Training hangs after 2 epochs.",
+            "training",
+        ),
+    ],
+)
+def test_the_phase_is_read_where_the_failure_is_stated(symptoms: str, phase: str) -> None:
+    assert build(collect([], symptoms=symptoms)).phase == phase

@@ -38,7 +38,7 @@ def _evidence(text: str, origin: str = "file", symptoms: str | None = None) -> E
 
 
 def test_a_whole_float32_single_process_script_leaves_fp16_and_ddp_unset() -> None:
-    assert unset_in_script(_evidence(SCRIPT)) == ("fp16", "ddp")
+    assert unset_in_script(_evidence(SCRIPT)) == ("fp16", "ddp", "multi-process")
 
 
 @pytest.mark.parametrize(

@@ -28,12 +28,13 @@ def build(evidence: Evidence) -> RunContext:
     they say memory grows."""
     logged = from_exception(evidence.final_exception)
     grows = memory_growth(evidence.symptoms)
+    stated = ran_out(refined(from_symptoms(evidence.symptoms), logged), grows)
     return RunContext(
-        stated=ran_out(refined(from_symptoms(evidence.symptoms), logged), grows),
+        stated=stated,
         logged=logged,
         frameworks=frameworks_seen(evidence),
         hardware=hardware_of(evidence),
-        phase=phase_of(evidence),
+        phase=phase_of(evidence, stated),
         versions=versions_of(evidence),
         version_changes=version_changes(evidence),
         denied=denied_setups(evidence.symptoms),

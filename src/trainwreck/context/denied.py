@@ -21,8 +21,10 @@ SETUPS: dict[str, str] = {
     "fp16": r"fp16|float16|half(?:[- ]precision)?|amp|autocast|mixed[- ]precision|grad ?scaler",
     "deepspeed": r"deepspeed|zero-?[123]",
     "fsdp": r"fsdp2?",
-    # a page's title says "ranks" or "collectives" where a user says DDP
-    "ddp": r"ddp|distributed(?: training)?|multi-?gpu|multi-?node|ranks|collectives?|all-?reduce",
+    "ddp": r"ddp|distributed(?: training)?|multi-?gpu|multi-?node",
+    # processes that wait on each other, as a page's title says it: a run on one GPU has
+    # none, though it may load a checkpoint a DDP run saved (the "module." prefix page)
+    "multi-process": r"ranks|collectives?|all-?reduce",
     "lora": r"q?lora|peft|adapters?",
     "quantization": r"quantization|quantisation|[48]-?bit|bitsandbytes",
     "gradient accumulation": r"gradient accumulation",
@@ -42,8 +44,9 @@ _DENIAL = re.compile(
 )
 
 
-# A run on one GPU, said in words ("on a single RTX 3090", "using one GPU"), runs no DDP
-# (batch-29's resumed RoBERTa run on one card was answered with rank pages).
+# A run on one GPU, said in words ("on a single RTX 3090", "using one GPU"), has no ranks
+# waiting on each other (batch-29's resumed RoBERTa run on one card was answered with rank
+# pages).
 _CARD = r"(?:\w+[- ]){0,2}?(?:gpu|card|a100|h100|v100|t4|l4|\d{4})\b"
 _ONE_GPU = re.compile(
     rf"(?i)\bsingle[- ]{_CARD}|\b(?:on|with|using|uses) (?:one|1|a single) {_CARD}"
@@ -53,7 +56,7 @@ _ONE_GPU = re.compile(
 def denied_setups(symptoms: str | None) -> tuple[str, ...]:
     """The setups the description says the run does not use, in SETUPS order.
 
-    A run said to be on one GPU denies DDP the same way.
+    A run said to be on one GPU denies several processes the same way.
     A setup the description also names outside its denials is one the run uses, and the
     denial is the run it is compared with ("with the DeepSpeed plugin ... the loss falls the
     way it does with accumulate_grad_batches=1 or without DeepSpeed", batch-19).
@@ -62,11 +65,13 @@ def denied_setups(symptoms: str | None) -> tuple[str, ...]:
         return ()
     denials = " ".join(match.group(0) for match in _DENIAL.finditer(symptoms))
     rest = affirmed(symptoms)
-    one_gpu = _ONE_GPU.search(symptoms) is not None
+    # one GPU beside a DDP run it is compared with ("multi-GPU with DDP hangs") denies nothing
+    one_gpu = _ONE_GPU.search(symptoms) is not None and not _NAMES["ddp"].search(rest)
     return tuple(
         setup
         for setup, name in _NAMES.items()
-        if (name.search(denials) or (setup == "ddp" and one_gpu)) and not name.search(rest)
+        if (name.search(denials) or (setup == "multi-process" and one_gpu))
+        and not name.search(rest)
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from trainwreck.model import Evidence, ExceptionRecord, Phase
+from trainwreck.model import Evidence, ExceptionRecord, Phase, StatedClass
 
 # Checked innermost frame first; the first phase whose words a frame names wins.
 _FRAME_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
@@ -59,15 +59,19 @@ _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
     (
         "install/import",
         re.compile(
-            r"\bimport\w*\b|\binstall\w*|compil\w*|"
-            r"(?<!sha )(?<!newer )(?<!nightly )(?<!latest )(?<!docker )(?<!dataset-)\bbuild\w*\b"
-            r"(?!-dataset| (?:the |a )?(?:dataset|data|model|index|vocab\w*)\b|"
-            # "a build from early June 2023" names a release, like "a newer sha build"
-            r" (?:from|of|dated) (?:early |mid-?|late )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
-            r"oct|nov|dec|\d))"
+            # "installed with Pipenv", "the installed version": how the setup was made, not
+            # a failed install (batch-29's Keras and litgpt threads)
+            r"\bimport\w*\b|"
+            r"\binstall\w*+(?! (?:with|via|through|using|by|from|versions?|packages?)\b)|"
+            r"compil\w*|"
+            # a build that is made or fails, not a release ("a mid-2023 PyTorch 2.x build",
+            # "a newer sha build", "build 3216", batch-29's MultiheadAttention threads)
+            r"\b(?:build(?:ing)? (?:from source|the (?:wheel|extension|package)|wheels?)|"
+            r"fail(?:s|ed)? to build|build(?:ing)? (?:fails?|failed|errors?))\b"
         ),
     ),
-    ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload\w*")),
+    # not bitsandbytes' load_in_8bit setting, a way of loading rather than a failure at it
+    ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload(?!_in_)\w*")),
     ("evaluation", re.compile(r"\beval\w*|validat\w*|\btest(?:ing)?\b")),
     ("generation/serving", re.compile(r"generat\w*|inference|\bserv\w*|vllm|sampling")),
     ("first step", re.compile(r"first (?:step|batch|iteration|epoch)|step 0\b|start of training")),
@@ -93,10 +97,27 @@ def _from_exception(exc: ExceptionRecord) -> Phase | None:
     return None
 
 
-def phase_of(evidence: Evidence) -> Phase | None:
-    """The phase the final traceback or, failing that, the user's words place the failure in."""
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
+
+
+def _named_in(text: str) -> Phase | None:
+    return next((phase for phase, words in _SYMPTOM_WORDS if words.search(text)), None)
+
+
+def phase_of(evidence: Evidence, stated: StatedClass | None = None) -> Phase | None:
+    """The phase the final traceback or, failing that, the user's words place the failure in:
+    first the sentences that state the failure (a description opens with its setup, "installed
+    with Pipenv", "loaded in 8-bit", before it says what failed), then the whole text."""
     final = evidence.final_exception
     if final is not None and (phase := _from_exception(final)) is not None:
         return phase
     text = (evidence.symptoms or "").lower()
-    return next((phase for phase, words in _SYMPTOM_WORDS if words.search(text)), None)
+    if stated is not None and stated.source == "symptoms":
+        stating = [
+            sentence
+            for sentence in _SENTENCE_END.split(text)
+            if any(word.lower() in sentence for word in stated.words)
+        ]
+        if (phase := _named_in(" ".join(stating))) is not None:
+            return phase
+    return _named_in(text)

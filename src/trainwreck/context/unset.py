@@ -47,7 +47,8 @@ _OUTSIDE = re.compile(
 # ranks, collectives), what creates or joins a process group, the launchers, a GPU count
 # above one, and JAX's and TPU's own ways of spreading over devices.
 _PROCESSES = re.compile(
-    rf"(?i)\b(?:{SETUPS['ddp']})\b|DataParallel|init_process_group|\bdist\.|world_size|"
+    rf"(?i)\b(?:{SETUPS['ddp']}|{SETUPS['multi-process']})\b|DataParallel|init_process_group|"
+    r"\bdist\.|world_size|"
     r"\b(?:local_)?rank\b|torchrun|torch\.distributed|nproc|\bnccl\b|\bgloo\b|mpirun|\bsrun\b|"
     r"horovod|\bfsdp|fully_shard|\bxm\.|xla_multiprocessing|\bpmap\b|shard_map|\bMesh\(|"
     r"\bstrategy\b|\b(?:[2-9]|[1-9]\d+|two|four|eight)\s*(?:x\s*)?(?:\w+\s+)?(?:GPUs|cards|devices)\b"
@@ -61,8 +62,8 @@ _OUTSIDE_PROCESSES = re.compile(
 
 
 def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
-    """The setups ("fp16", "ddp") a whole script shown never turns on, with nothing else in
-    the evidence turning them on."""
+    """The setups ("fp16", "ddp" and its "multi-process") a whole script shown never turns
+    on, with nothing else in the evidence turning them on."""
     scripts = [
         snippet.text
         for snippet in evidence.code
@@ -71,7 +72,7 @@ def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
     if not scripts:
         return ()
     said = _said(evidence)
-    return tuple(
+    unset = tuple(
         setup
         for setup, outside, words in (
             ("fp16", _OUTSIDE, _FP16),
@@ -80,6 +81,7 @@ def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
         if not any(outside.search(text) for text in scripts)
         and not any(words.search(text) for text in said)
     )
+    return (*unset, "multi-process") if "ddp" in unset else unset
 
 
 def _said(evidence: Evidence) -> list[str]:

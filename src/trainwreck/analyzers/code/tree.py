@@ -259,15 +259,18 @@ def _entry(container: ast.expr, key: ast.expr) -> ast.expr | None:
 
 
 def _unpacked(target: ast.expr, value: ast.expr, name: str) -> ast.expr:
-    """The value an assignment gives `name`: the element at its place when a tuple of
-    names is assigned a tuple of values of the same length, else the whole value."""
+    """The value an assignment gives `name`: the number at its place when a tuple of names
+    is assigned a tuple of values of the same length, else the whole value. Numbers only:
+    followed further (`mean, std = X.mean(0), X.std(0)`) the zero-std detector read every
+    tuple-unpacked standardisation as a division by zero and led four NaN reproductions
+    it did not explain (batches 15-23, development)."""
     if (
         isinstance(target, ast.Tuple | ast.List)
         and isinstance(value, ast.Tuple | ast.List)
         and len(target.elts) == len(value.elts)
     ):
         for item, given in zip(target.elts, value.elts, strict=True):
-            if dotted(item) == name:
+            if dotted(item) == name and number(given) is not None:
                 return given
     return value
 
