@@ -11,7 +11,9 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
-from trainwreck.curation.cases import diagnose_unseen
+from trainwreck.curation.cases import diagnose_folder, diagnose_unseen
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # A record where a case takes the top from a symptom-only page whose class kept four
 # dependency pages as alternatives (the modernbert record first showed it; its own page
@@ -29,3 +31,12 @@ def test_alternatives_are_filtered_against_the_final_top(tmp_path: Path) -> None
     top, *alternatives = diagnosis.hypotheses
     assert top.id.startswith("case:") and top.grounded
     assert [h.id for h in alternatives if not h.evidence and h.category != top.category] == []
+
+
+def test_a_thread_matched_on_the_words_alone_keeps_the_displaced_pages_class() -> None:
+    """batch-18's DeepSpeed scheduler thread: a look-alike thread of another class (a
+    LLaMA-Factory repetition, matched on the description alone) took the top by 0.002 and the
+    filter above dropped every config page, the one naming the cause included."""
+    case = ROOT / "benchmarks/first_sight/batch-18/t18C-deepspeed-warmuplr-overrides-cosine"
+    diagnosis = diagnose_folder(case)
+    assert "deepspeed-config-scheduler-overrides-trainer" in [h.id for h in diagnosis.hypotheses]

@@ -37,6 +37,10 @@ def error_lines(evidence: Evidence) -> list[SourceRef]:
     return refs
 
 
+# Where a query line that is the user's description says it comes from.
+DESCRIPTION = "symptoms"
+
+
 def query_lines(evidence: Evidence) -> list[tuple[SourceRef, frozenset[str]]]:
     """The run's evidence lines (where each is) with their words: errors, frames, statement."""
     frames = [
@@ -50,6 +54,6 @@ def query_lines(evidence: Evidence) -> list[tuple[SourceRef, frozenset[str]]]:
     ]
     refs = [*error_lines(evidence), *frames]
     if evidence.symptoms:
-        refs.append(SourceRef(source="symptoms", text=evidence.symptoms))
+        refs.append(SourceRef(source=DESCRIPTION, text=evidence.symptoms))
     pairs = ((ref, words(ref.text)) for ref in refs[:MAX_QUERY_LINES])
     return [(ref, found) for ref, found in pairs if found]

@@ -6,6 +6,8 @@ evidence of its own or the top one's failure class (issue 18, "Noise").
 
 from __future__ import annotations
 
+from trainwreck.cases.query import DESCRIPTION
+from trainwreck.cases.records import CASE_PREFIX
 from trainwreck.context.frameworks import with_foundations
 from trainwreck.engine.gate import fits, related
 from trainwreck.engine.rank import Candidate
@@ -110,4 +112,11 @@ def supported(
         return hypotheses
     top = hypotheses[0]
     classes = alternative_classes(top.category, context)
+    if top.id.startswith(CASE_PREFIX) and all(ref.source == DESCRIPTION for ref in top.evidence):
+        # a thread matched on the description's words alone took the top: the page it
+        # displaced keeps its class's alternatives (batch-18's DeepSpeed scheduler thread
+        # lost the page that names its cause to a look-alike thread of another class)
+        page = next((h for h in hypotheses[1:] if not h.id.startswith(CASE_PREFIX)), None)
+        if page is not None:
+            classes |= alternative_classes(page.category, context)
     return [top, *(h for h in hypotheses[1:] if h.evidence or h.category in classes)]
