@@ -63,6 +63,7 @@ MEASURED_BATCHES = (
     "batch-26",
     "batch-27",
     "batch-28",
+    "batch-29",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
