@@ -53,6 +53,12 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
             "wrong_output",
         ),
         ("time per token is about 110 ms versus about 18 ms without --quantize", "slow_throughput"),
+        # batch-21: CUDA's own "CUDA error:" quoted, a build without this GPU's kernels
+        (
+            'Running PyTorch 1.10.2 code on the GPU fails with "CUDA error: no kernel image is '
+            'available for execution on the device".',
+            "dependency_conflict",
+        ),
         ("training hangs when saving the checkpoint", "hang"),
         ("GPU memory grows every iteration until it is killed", "oom"),
         ("loss spikes and then becomes NaN", "nan_inf"),  # tie: the class read first wins

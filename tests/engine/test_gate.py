@@ -148,3 +148,12 @@ def test_a_trainer_evaluation_page_is_demoted_in_a_run_without_transformers() ->
     batch_18 = BATCH_6.parent / "batch-18"
     shown = diagnose_folder(batch_18 / "t18A-pytorch-validation-oom-after-first-epoch")
     assert shown.hypotheses[0].id == "inference-without-no-grad"
+
+
+def test_a_page_the_description_excludes_is_no_candidate_even_when_its_log_line_matched() -> None:
+    """batch-13's crack-segmentation reproduction: BCEWithLogitsLoss below zero means targets
+    outside [0, 1]; the unbounded-loss page's negative-loss line matched the log and led."""
+    case = BATCH_6.parent / "batch-13" / "r1-accelerate-crack-segmentation-loss-negative-repro"
+    ids = [h.id for h in diagnose_folder(case).hypotheses]
+    assert "loss-unbounded-below-sign-error-or-missing-hinge" not in ids
+    assert ids[0] == "bce-targets-outside-zero-one"

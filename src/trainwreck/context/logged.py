@@ -36,6 +36,8 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"|(?i:not supported on python)"
             # a kernel library built without the backend: "xFormers wasn't built with CUDA support"
             r"|(?i:(?:was ?n[o']t|not) buil[dt] with)"
+            # a build without kernels for this GPU: "no kernel image is available for execution"
+            r"|(?i:no kernel image is available)"
         ),
     ),
     (

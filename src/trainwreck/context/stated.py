@@ -287,7 +287,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 
 # An exception type quoted in a description, with the message that follows it up to the end
 # of its sentence (a dot inside a dotted name, 'jax.numpy', does not end it).
-_QUOTED_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:?(?:[^\n.]|\.(?=\w)){0,160}")
+# An exception's name, or CUDA's own "CUDA error: ..." (batch-21's "no kernel image" thread
+# quoted no exception name and stated no class).
+_QUOTED_EXCEPTION = re.compile(
+    r"\b(?:[A-Z]\w*(?:Error|Exception)\b:?|CUDA error:)(?:[^\n.]|\.(?=\w)){0,160}"
+)
 
 
 # An error the user quotes speaks the library's words, not the user's: "TypeError: Got

@@ -99,11 +99,18 @@ def rank_candidates(
 ) -> list[Candidate]:
     """Every supported pattern, scored in the run's context and ordered best first.
 
-    A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms;
+    A page a finding rules out (`ruled_out_by`) is no candidate, by logs or by symptoms, nor
+    is one whose `excludes` the description holds, even where its log line matched (batch-13's
+    crack-segmentation reproduction: a BCE loss below zero, led by the unbounded-loss page);
     the symptoms are searched without the setups the user says the run does not use, in
     the pages' text and in how users described the confirmed cases filed under them.
     """
-    matches = {m.pattern.id: m for m in match_all(kb.patterns, evidence, findings)}
+    said = evidence.symptoms or ""
+    matches = {
+        m.pattern.id: m
+        for m in match_all(kb.patterns, evidence, findings)
+        if not _said_excluded(m.pattern, said)
+    }
     relevance = _symptom_relevance(kb, evidence, context, described)
     found = {finding.id for finding in findings}
     candidates = [
