@@ -6,6 +6,8 @@ evidence of its own or the top one's failure class (issue 18, "Noise").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainwreck.cases.query import DESCRIPTION
 from trainwreck.cases.records import CASE_PREFIX
 from trainwreck.context.frameworks import with_foundations
@@ -110,13 +112,21 @@ def supported(
     then stand beside a top of another class with no evidence of their own."""
     if not hypotheses or not hypotheses[0].grounded or words_only:
         return hypotheses
+    classes = classes_beside(hypotheses, context)
+    top = hypotheses[0]
+    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category in classes)]
+
+
+def classes_beside(hypotheses: Sequence[Hypothesis], context: RunContext) -> set[Category]:
+    """The classes an alternative without evidence of its own may have under the top
+    hypothesis; when a thread matched on the description's words alone took the top, the
+    page it displaced keeps its class's alternatives too (batch-18's DeepSpeed scheduler
+    thread lost every config page, the one naming its cause included, to a look-alike
+    thread of another class)."""
     top = hypotheses[0]
     classes = alternative_classes(top.category, context)
     if top.id.startswith(CASE_PREFIX) and all(ref.source == DESCRIPTION for ref in top.evidence):
-        # a thread matched on the description's words alone took the top: the page it
-        # displaced keeps its class's alternatives (batch-18's DeepSpeed scheduler thread
-        # lost the page that names its cause to a look-alike thread of another class)
         page = next((h for h in hypotheses[1:] if not h.id.startswith(CASE_PREFIX)), None)
         if page is not None:
             classes |= alternative_classes(page.category, context)
-    return [top, *(h for h in hypotheses[1:] if h.evidence or h.category in classes)]
+    return classes

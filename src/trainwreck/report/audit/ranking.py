@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from trainwreck.engine.shown import alternative_classes
+from trainwreck.engine.shown import classes_beside
 from trainwreck.report.audit.base import Audited, AuditFinding
 
 
@@ -35,7 +35,7 @@ def alternatives_supported(report: Audited) -> list[AuditFinding]:
         return []
     if not report.diagnosis.inputs:  # the user's words alone: every class is a guess
         return []
-    classes = alternative_classes(top.category, report.diagnosis.context)
+    classes = classes_beside(report.diagnosis.hypotheses, report.diagnosis.context)
     return [
         AuditFinding(
             "alternative-unsupported",
