@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, number
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, number, receiver
 
 _QUEUES = frozenset({"Queue", "SimpleQueue", "JoinableQueue"})
 
@@ -22,7 +22,7 @@ def _unbounded(call: ast.Call) -> bool:
     if dotted(call.func).rsplit(".", 1)[-1] not in _QUEUES:
         return False
     size = argument(call, "maxsize", 0)
-    return size is None or (number(size) is not None and (number(size) or 0) <= 0)
+    return size is None or ((value := number(size)) is not None and value <= 0)
 
 
 def _find(tree: Tree) -> list[Hit]:
@@ -34,7 +34,7 @@ def _find(tree: Tree) -> list[Hit]:
         if not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
             continue
         name = dotted(parent.targets[0])
-        puts = [put for put in tree.methods("put") if dotted(put.func.value) == name]  # type: ignore[attr-defined]
+        puts = [put for put in tree.methods("put") if receiver(put) == name]
         if any(tree.loops(put) for put in puts):
             hits.append(tree.hit(call, queue=name))
     return hits
