@@ -37,10 +37,13 @@ _FP16 = re.compile(
 # A whole script: it imports what it uses and calls what runs the model.
 _IMPORTS = re.compile(r"(?m)^(?:import|from)\s+\w")
 _RUNS = re.compile(r"\.backward\(|\.fit\(|\.train\(\)|\.generate\(|\btrain_step\b|\.predict\(")
-# What can set the precision from outside the script.
+# Launchers and configs that set a run up from outside its script: they can turn on a
+# precision and spread a run over several processes alike.
+_LAUNCHED = r"\bAccelerator\(|\bdeepspeed\b|\bLightningCLI\b|\bhydra\b|\bOmegaConf\b|\bLLM\("
+# What can set the precision from outside the script: those, argument parsers and a
+# checkpoint's own dtype.
 _OUTSIDE = re.compile(
-    r"\bAccelerator\(|\bHfArgumentParser\b|parse_args_into_dataclasses|\bdeepspeed\b|"
-    r"\bLightningCLI\b|from_pretrained\(|\bLLM\(|\bpipeline\(|\bhydra\b|\bOmegaConf\b"
+    rf"{_LAUNCHED}|\bHfArgumentParser\b|parse_args_into_dataclasses|from_pretrained\(|\bpipeline\("
 )
 
 # The words that show several processes: the denial words (DDP, distributed, multi-GPU,
@@ -53,12 +56,9 @@ _PROCESSES = re.compile(
     r"horovod|\bfsdp|fully_shard|\bxm\.|xla_multiprocessing|\bpmap\b|shard_map|\bMesh\(|"
     r"\bstrategy\b|\b(?:[2-9]|[1-9]\d+|two|four|eight)\s*(?:x\s*)?(?:\w+\s+)?(?:GPUs|cards|devices)\b"
 )
-# What can start several processes from outside the script: the framework trainers a
-# launcher or a config spreads over devices (a Trainer subclass too).
-_OUTSIDE_PROCESSES = re.compile(
-    r"\bAccelerator\(|\bdeepspeed\b|Trainer\b|\bFabric\(|\bLightningCLI\b|\bhydra\b|"
-    r"\bOmegaConf\b|\bLLM\("
-)
+# What can start several processes from outside the script: those, and the framework
+# trainers a launcher spreads over devices (a Trainer subclass too).
+_OUTSIDE_PROCESSES = re.compile(rf"{_LAUNCHED}|Trainer\b|\bFabric\(")
 
 
 def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
