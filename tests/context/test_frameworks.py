@@ -106,6 +106,23 @@ def test_torchs_own_messages_name_a_torch_run(line: str, torch: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "deepspeed"),
+    [
+        ("ZeRO-3 training on five 3090s still OOMs", True),
+        ("launched with zero3 offload and bf16", True),
+        ("switching to zero stage 2 fixes it", True),
+        ('"zero_optimization": {"stage": 2}', True),
+        ("ZeRO offload keeps the optimizer on the CPU", True),
+        # the case store's PoissonNLLLoss record: a parameter initialised to zero
+        ("gives NaN loss when the parameter starts at zero.", False),
+        ("zero-shot accuracy drops after fine-tuning", False),
+    ],
+)
+def test_zero_names_deepspeed_only_as_zero_or_with_a_stage(line: str, deepspeed: bool) -> None:
+    assert bool(FRAMEWORK_WORDS["deepspeed"].search(line)) is deepspeed
+
+
+@pytest.mark.parametrize(
     ("framework", "line"),
     [
         ("jax", "Finished jaxpr to MLIR module conversion jit(jac_scaled) in 0.13 sec"),

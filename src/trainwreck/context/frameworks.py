@@ -48,7 +48,12 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "accelerate": re.compile(
         r"\baccelerate[/.]|accelerate launch|\bAccelerator\b|\bAccelerate\b|accelerate config"
     ),
-    "deepspeed": re.compile(r"deepspeed|zero_optimization|\bZeRO[- ]?[0-3]?\b|\bds_config", re.I),
+    # ZeRO by its capitalisation or with a stage; the plain word "zero" ("the parameter
+    # starts at zero") is no DeepSpeed run
+    "deepspeed": re.compile(
+        r"(?i:deepspeed|zero_optimization|\bzero[-_ ]?(?:stage[-_ ]?)?[0-3]\b|\bds_config)|"
+        r"\bZeRO\b"
+    ),
     "vllm": re.compile(r"\bvllm\b|LLMEngine|EngineCore|\bSamplingParams\b", re.I),
     # SGLang's server and its flags; Hugging Face's text-generation-inference (TGI): its
     # launcher, its Python server package, its router's error lines
