@@ -555,6 +555,9 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
         ("processes for GPUs 1-3 each also hold almost a GB of memory on GPU 0", "oom"),
         ("the other batch entries produce wrong/garbled outputs", "wrong_output"),
         ("ZeRO-3 training on five 3090s still OOMs", "oom"),
+        # batch-30 t30d (GPT-J resume): SIGKILL's exit status is the OOM killer's
+        ("then the script crashed with an error -9 and no error message", "oom"),
+        ("the pod restarts with exit code 137 during the first epoch", "oom"),
         # batch-18 r18D (bf16 weights): slow learning, not a slow run
         ("The loss creeps down extremely slowly (2.42 -> 2.06 over 6 epochs)", "divergence"),
         # batch-19 t19A (LLaMA-Factory DPO): a fine-tuning method, not a freeze

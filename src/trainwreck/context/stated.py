@@ -51,6 +51,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # every rank's process also holding memory on the first GPU
             r"(?:memory|vram) on (?:gpu|cuda:?) ?0\b|"
             r"(?:process|job|worker|it) (?:\w+ ){0,2}(?:gets |got |was |is )?\W?killed|\d+% killed|"
+            # SIGKILL's exit status, the kernel OOM killer's mark: "crashed with an error -9 and
+            # no error message" (batch-30's GPT-J resume thread), "exit code 137"
+            r"\b(?:error|exit ?code|exit status|return ?code|status|code)\s*[:=]?\s*(?:-9|137)\b|"
+            r"killed by signal:? (?:9|sigkill)\b|"
             r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
         ),
     ),
