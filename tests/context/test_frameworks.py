@@ -10,6 +10,7 @@ import pytest
 
 from trainwreck.context import build
 from trainwreck.context.frameworks import FRAMEWORK_WORDS, without_torch
+from trainwreck.context.hardware import hardware_of
 from trainwreck.evidence.collect import collect
 from trainwreck.model import CodeSnippet, Evidence
 
@@ -62,6 +63,19 @@ def test_the_user_words_name_a_framework_and_a_phase() -> None:
     )
     assert context.frameworks.get("deepspeed") == "symptoms"
     assert context.phase is not None
+
+
+@pytest.mark.parametrize(
+    ("said", "hardware"),
+    [
+        # batch-30's JAX timing thread: JAX's fallback warning denies a TPU
+        ("UserWarning: No GPU/TPU found, falling back to CPU.", None),
+        ("training on a TPU v4-8 pod slice", "tpu"),
+        ("libtpu.so already in use by pid 4242", "tpu"),
+    ],
+)
+def test_jax_denying_a_gpu_or_tpu_names_no_tpu(said: str, hardware: str | None) -> None:
+    assert hardware_of(Evidence(symptoms=said)) == hardware
 
 
 def test_a_cuda_oom_run_is_on_cuda() -> None:

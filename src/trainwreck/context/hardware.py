@@ -14,7 +14,8 @@ _HARDWARE_WORDS: tuple[tuple[Hardware, re.Pattern[str]], ...] = (
         re.compile(r"\brocm\b|\bhip\w*error|\bamdgpu\b|\bMI[123]\d{2}X?\b|\bgfx9\d\w\b", re.I),
     ),
     ("mps", re.compile(r"\bmps\b|apple (?:silicon|m[1-4])|metal performance", re.I)),
-    ("tpu", re.compile(r"\btpu\b|libtpu|torch_xla", re.I)),
+    # not JAX's "No GPU/TPU found, falling back to CPU.", which names both only to deny them
+    ("tpu", re.compile(r"(?<!gpu/)\btpu\b|libtpu|torch_xla", re.I)),
     (
         "cuda",
         re.compile(
