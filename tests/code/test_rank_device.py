@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from code_helpers import fires
+from code_helpers import ROOT, file_findings, fires
 
 ID = "code.rank_device_hardcoded"
+CASE = (
+    ROOT
+    / "benchmarks/first_sight/batch-30/t30a-pytorch-dtensor-distribute-module-script-never-exits"
+)
 DIST = "import torch.distributed as dist\ndist.init_process_group('nccl')\n"
 MESH = "mesh = init_device_mesh('cuda', (4,))\n"
 
@@ -32,3 +36,10 @@ MESH = "mesh = init_device_mesh('cuda', (4,))\n"
 )
 def test_fires_on_a_literal_gpu_0_in_a_distributed_script(code: str, fired: bool) -> None:
     assert fires(code, ID) is fired
+
+
+def test_the_dtensor_thread_is_found() -> None:
+    """batch-30: every rank of a 4-GPU device mesh builds its input with .cuda(0) and the
+    script never exits (distributed-ranks-share-one-gpu now leads the case)."""
+    found = file_findings(CASE / "train.py")[ID]
+    assert ".cuda(0)" in found.summary

@@ -1,0 +1,5 @@
+args = CrossEncoderTrainingArguments(
+    .... 
+    seed=12,
+    gradient_checkpointing=True, # New line added by me
+)

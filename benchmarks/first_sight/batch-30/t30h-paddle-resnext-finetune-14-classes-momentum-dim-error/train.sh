@@ -1,0 +1,14 @@
+python train.py \
+    --model=ResNeXt50_vd_64x4d \
+    --batch_size=32 \
+    --num_epochs=100 \
+    --total_images=833458 \
+    --data_dir="./data/terror_detail/" \
+    --pretrained_model=pretrained_model/ResNeXt50_vd_64x4d_pretrained\
+    --class_dim=14 \
+    --image_shape=3,224,224 \
+    --model_save_dir=output/ \
+    --with_mem_opt=False \
+    --with_inplace=True \
+    --lr_strategy=piecewise_decay \
+    --lr=0.001
