@@ -64,6 +64,7 @@ MEASURED_BATCHES = (
     "batch-27",
     "batch-28",
     "batch-29",
+    "batch-30",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
