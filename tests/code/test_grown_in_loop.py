@@ -29,6 +29,17 @@ for doc in docs:
             "parts = []\nfor b in loader:\n    parts.append(model(b))\nout = torch.cat(parts)\n",
             False,
         ),
+        # batch-30's news-classifier data generator: each pass binds `body` afresh, then joins
+        # one more piece to it once; nothing carries over to the next pass
+        (
+            "for _ in range(n):\n    body = base[idx]\n    body = np.concatenate([body, extra])\n",
+            False,
+        ),
+        # bound before the loop and joined on every pass: it grows
+        (
+            "body = base[idx]\nfor x in xs:\n    y = f(x)\n    body = np.concatenate([body, y])\n",
+            True,
+        ),
         # a list of tensors joined in place of itself: no accumulation
         ("for batch in loader:\n    uids = torch.cat(uids)\n", False),
         # greedy decoding: one token per step along the sequence axis

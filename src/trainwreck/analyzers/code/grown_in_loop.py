@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, number
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, dotted, names_in, number
 
 # Library functions that return a new array holding their inputs.
 _COPYING = frozenset(
@@ -63,6 +63,24 @@ def _along_sequence(call: ast.Call) -> bool:
     return torch_call and axis is not None and int(axis) in _SEQUENCE_AXES
 
 
+def _fresh_each_pass(tree: Tree, node: ast.Assign, name: str) -> bool:
+    """`name` is bound anew earlier in the same pass of the innermost loop, from values that do
+    not include it (`body = base[idx]` then `body = np.concatenate([body, extra])`): each pass
+    joins two fresh pieces once, and nothing carries over to grow (batch-30's news-classifier
+    reproduction, where the detector blamed its data generator)."""
+    loop = tree.loops(node)[0]
+    for statement in loop.body:
+        if node in ast.walk(statement):
+            return False
+        if (
+            isinstance(statement, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+            and name not in names_in(statement.value)
+        ):
+            return True
+    return False
+
+
 def _find(tree: Tree) -> list[Hit]:
     hits: list[Hit] = []
     for node in tree.nodes:
@@ -72,7 +90,11 @@ def _find(tree: Tree) -> list[Hit]:
         if dotted(call.func) not in _COPYING or not tree.loops(node) or _along_sequence(call):
             continue
         for target in node.targets:
-            if isinstance(target, ast.Name) and _takes(call, target.id):
+            if (
+                isinstance(target, ast.Name)
+                and _takes(call, target.id)
+                and not _fresh_each_pass(tree, node, target.id)
+            ):
                 hits.append(tree.hit(node, name=target.id, call=dotted(call.func)))
     return hits
 
