@@ -4,9 +4,12 @@ Model outputs are laid out (batch, classes). `logits.argmax(dim=0)` picks, for
 each class, the sample that scores highest, and `F.softmax(logits, dim=0)` (or
 an `nn.Softmax(dim=0)` output layer) normalises each class over the batch: each
 sample's "probabilities" then depend on the other samples in the batch and do
-not sum to one. Predictions and accuracy are wrong while the loss may train
-fine. The rule fires only on tensors whose names say they are a model's
-outputs (logits, outputs, preds), or on a model's output layer.
+not sum to one. An argmax given no dim at all is worse still: it flattens the
+whole (batch, classes) tensor and returns one index for the batch, which a
+comparison with the labels broadcasts against every sample. Predictions and
+accuracy are wrong while the loss may train fine. The rule fires only on
+tensors whose names say they are a model's outputs (logits, outputs, preds), or
+on a model's output layer.
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ def _dim(call: ast.Call, position: int) -> float | None:
     if explicit is not None:
         return number(explicit)
     return number(call.args[position]) if len(call.args) > position else None
+
+
+def _no_dim(call: ast.Call, position: int) -> bool:
+    """`model(x).argmax()`: no dim by keyword or position."""
+    return keyword(call, "dim") is None and len(call.args) <= position
 
 
 def _operand(call: ast.Call) -> tuple[ast.expr | None, int]:
@@ -55,15 +63,19 @@ def _find(tree: Tree) -> list[Hit]:
         if last(call) not in _REDUCTIONS:
             continue
         operand, position = _operand(call)
-        if _dim(call, position) == 0 and _model_output(operand, models):
+        if not _model_output(operand, models):
+            continue
+        if _dim(call, position) == 0:
             hits.append(tree.hit(call, what=f"{last(call)} over dim 0"))
+        elif last(call) == "argmax" and _no_dim(call, position):
+            hits.append(tree.hit(call, what="an argmax with no dim (one index for the batch)"))
     return hits
 
 
 DETECTOR = Detector(
     name="reduced_over_batch_dim",
-    title="A softmax or argmax runs over dimension 0 of the model's outputs, across the batch "
-    "instead of across the classes",
+    title="A softmax or argmax runs over dimension 0 of the model's outputs (or an argmax over "
+    "no dimension at all), across the batch instead of across the classes",
     category="wrong_output",
     explain=(
         "{where}: `{code}` is {what}: for outputs laid out (batch, classes) it compares samples "
