@@ -34,9 +34,14 @@ def _dim(call: ast.Call, position: int) -> float | None:
     return number(call.args[position]) if len(call.args) > position else None
 
 
-def _no_dim(call: ast.Call, position: int) -> bool:
-    """`model(x).argmax()`: no dim by keyword or position."""
-    return keyword(call, "dim") is None and len(call.args) <= position
+def _no_dim(tree: Tree, call: ast.Call, position: int) -> bool:
+    """`model(x).argmax()`: no dim by keyword or position, and not read as one index
+    (`scores.argmax().item()` picks the best of a 1-D ranking on purpose: batch-8's
+    embedding reproduction)."""
+    if keyword(call, "dim") is not None or len(call.args) > position:
+        return False
+    parent = tree.parents.get(call)
+    return not (isinstance(parent, ast.Attribute) and parent.attr == "item")
 
 
 def _operand(call: ast.Call) -> tuple[ast.expr | None, int]:
@@ -67,7 +72,7 @@ def _find(tree: Tree) -> list[Hit]:
             continue
         if _dim(call, position) == 0:
             hits.append(tree.hit(call, what=f"{last(call)} over dim 0"))
-        elif last(call) == "argmax" and _no_dim(call, position):
+        elif last(call) == "argmax" and _no_dim(tree, call, position):
             hits.append(tree.hit(call, what="an argmax with no dim (one index for the batch)"))
     return hits
 
