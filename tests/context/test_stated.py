@@ -131,6 +131,8 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         # batch-28: a returned value that is wrong, a utilisation that spikes, a run that only
         # looks stuck, a time that is "nearly" long
         ("multiplying by the identity does not return the vector unchanged", None),
+        # batch-30's CartPole reproduction: a crash denied is no crash
+        ("the return falls to 9 while the printed loss shrinks and nothing crashes", None),
         ("the GPU result differs from the CPU result", "wrong_output"),
         ("the call does not return and the process sits there", "hang"),
         ("torch.load never returns", "hang"),
@@ -555,6 +557,7 @@ def test_an_exception_message_states_its_class(message: str, category: str) -> N
         ("processes for GPUs 1-3 each also hold almost a GB of memory on GPU 0", "oom"),
         ("the other batch entries produce wrong/garbled outputs", "wrong_output"),
         ("ZeRO-3 training on five 3090s still OOMs", "oom"),
+        ("it never crashes, the accuracy just stays at 10%", "wrong_output"),
         # batch-30 t30d (GPT-J resume): SIGKILL's exit status is the OOM killer's
         ("then the script crashed with an error -9 and no error message", "oom"),
         ("the pod restarts with exit code 137 during the first epoch", "oom"),

@@ -14,8 +14,9 @@ import re
 # What the user says is NOT the problem states no class: "no crash or NaN", "train loss and
 # throughput look normal". Masked before the rules are read.
 _DENIED = re.compile(
-    r"\b(?:no|without|does ?n[o']t|did ?n[o']t) (?:crash|error|nan|inf|oom|exception|traceback)"
-    r"(?:e?s)?"
+    # "nothing crashes" (batch-30's CartPole reproduction), "never crashing"
+    r"\b(?:no|without|does ?n[o']t|did ?n[o']t|nothing|never) "
+    r"(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s|ing|ed)?"
     r"(?:(?:,? (?:or|and|nor) |/)(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
     # "train and eval loss go down nicely and plateau": training went as it should
