@@ -164,10 +164,13 @@ def test_every_matrix_row_cites_a_pinned_https_source() -> None:
 
 def test_known_bug_in_range_is_reported_without_any_log() -> None:
     env = read_listing("transformers==4.48.0\nflash-attn==2.6.2\n")
-    bugs = known_bugs(env, load())
-    assert [b.page for b in bugs] == ["transformers-grad-accum-loss-scaled"]
-    assert bugs[0].fixed_in == "4.48.1"
-    assert bugs[0].url and bugs[0].url.startswith("https://")
+    bugs = {bug.page: bug for bug in known_bugs(env, load())}
+    # every fixed transformers bug whose range holds 4.48.0; flash-attn 2.6.2 is in none
+    assert {bug.package for bug in bugs.values()} == {"transformers"}
+    accumulation = bugs["transformers-grad-accum-loss-scaled"]
+    assert accumulation.fixed_in == "4.48.1"
+    assert accumulation.url and accumulation.url.startswith("https://")
+    assert bugs["reward-model-pad-equals-eos-scores-inside-prompt"].fixed_in == "4.49.0"
 
 
 def test_undefined_symbol_traced_to_flash_attn_with_the_reinstall_command() -> None:
