@@ -211,14 +211,17 @@ COLLECTIVES = frozenset(
 # Names that are collectives only on a distributed module or an Accelerator
 # (`torch.gather` and `tensor.scatter` are ordinary tensor ops).
 AMBIGUOUS_COLLECTIVES = frozenset({"broadcast", "reduce", "gather", "gather_object", "scatter"})
-# What makes code distributed: DDP, a process group, or an Accelerate launch.
+# What makes code distributed: DDP or FSDP, a process group or device mesh, or an Accelerate
+# launch.
 _DISTRIBUTED = re.compile(
-    r"(?:^|\.)(?:DistributedDataParallel|DDP|init_process_group|Accelerator)$"
+    r"(?:^|\.)(?:DistributedDataParallel|DDP|FullyShardedDataParallel|fully_shard|"
+    r"init_process_group|init_device_mesh|Accelerator)$"
 )
 
 
 def distributed(tree: Tree) -> bool:
-    """Whether the code runs as several ranks (it builds DDP, a process group or an Accelerator)."""
+    """Whether the code runs as several ranks (it builds DDP or FSDP, a process group or device
+    mesh, or an Accelerator)."""
     return any(_DISTRIBUTED.search(dotted(call.func)) for call in tree.calls)
 
 

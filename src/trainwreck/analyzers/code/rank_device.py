@@ -13,18 +13,9 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.names import distributed
 from trainwreck.analyzers.code.tree import Hit, Tree, argument, is_method, last, number
 
-# Calls that make the script one process of a multi-process job.
-_DISTRIBUTED = frozenset(
-    {
-        "init_process_group",
-        "init_device_mesh",
-        "DistributedDataParallel",
-        "FullyShardedDataParallel",
-        "fully_shard",
-    }
-)
 _FIRST_GPU = "cuda:0"
 
 
@@ -40,7 +31,7 @@ def _first_gpu(call: ast.Call) -> bool:
 
 
 def _find(tree: Tree) -> list[Hit]:
-    if not any(last(call) in _DISTRIBUTED for call in tree.calls):
+    if not distributed(tree):
         return []
     if "CUDA_VISIBLE_DEVICES" in tree.source:
         return []
