@@ -170,6 +170,14 @@ def test_zero_names_deepspeed_only_as_zero_or_with_a_stage(line: str, deepspeed:
         ("mlx", "python -m mlx_lm.lora --model openai/gpt-oss-20b --train"),
         ("mlx", "import mlx.core as mx"),
         ("mlx", "mx.eval(model.parameters(), optimizer.state)"),
+        # gradient-boosted trees and PaddlePaddle (batch-31's threads)
+        ("xgboost", "bst = xgb.train(params, dtrain)"),
+        ("xgboost", "dtrain = DMatrix(X, label=y)"),
+        ("lightgbm", "[LightGBM] [Warning] Found whitespace in feature_names, replace with underlines"),
+        ("lightgbm", "train_set = lgb.Dataset(df, label=y)"),
+        ("catboost", "model = CatBoostClassifier(loss_function='MultiClass')"),
+        ("paddle", "python3 tools/train.py -c configs/rec/ch_PP-OCRv3/ch_PP-OCRv3_rec.yml  # PaddleOCR"),
+        ("paddle", "paddle.set_device('gpu')"),
     ],
 )
 def test_a_message_only_one_framework_prints_names_it(framework: str, line: str) -> None:
@@ -334,6 +342,22 @@ def test_a_dated_build_is_a_release_not_an_install_phase() -> None:
     """batch-26's llama.cpp chat: "(build from early June 2023)" says which release ran."""
     symptoms = "llama.cpp ./main (build from early June 2023) stops responding after a while"
     assert build(collect([], symptoms=symptoms)).phase != "install/import"
+
+
+@pytest.mark.parametrize(
+    "symptoms",
+    [
+        # batch-31's XGBoost thread led with an fp16 loss-scale page, its CatBoost thread with
+        # a DDP page, before the libraries were frameworks of their own
+        "XGBoost 1.3 trains only 10 trees although n_estimators is 500",
+        "CatBoost fit with loss_function QuerySoftMax is 20 times slower at 200 iterations",
+        "LightGBM binary logloss rises every round on both sets",
+        "PaddleOCR recognition model fine-tuned from the pretrained weights outputs random text",
+    ],
+)
+def test_a_run_on_trees_or_paddle_shows_no_torch(symptoms: str) -> None:
+    context = build(collect([], symptoms=symptoms))
+    assert without_torch(context.frameworks)
 
 
 def test_an_mlx_run_shows_no_torch() -> None:

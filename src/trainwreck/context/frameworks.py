@@ -118,6 +118,17 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "numpy": re.compile(r"\bnumpy\b|\bnp\.\w+"),
     # Apple's array framework and its LLM package; `mx.` is how its users import it
     "mlx": re.compile(r"(?i:\bmlx\b|\bmlx[-_]lm\b)|\bmlx\.(?:core|nn|optimizers)\b|\bmx\.eval\("),
+    # gradient-boosted trees: their names, their usual import aliases, their estimator classes,
+    # and the tags their native libraries print ("[LightGBM] [Warning] ...")
+    "xgboost": re.compile(
+        r"(?i:\bxgboost\b)|\bxgb\.\w+|\bXGB(?:Classifier|Regressor|Ranker)\b|\bDMatrix\b"
+    ),
+    "lightgbm": re.compile(r"(?i:\blightgbm\b)|\blgb\.\w+|\bLGBM(?:Classifier|Regressor|Ranker)\b"),
+    "catboost": re.compile(r"(?i:\bcatboost\b)|\bCatBoost\w*"),
+    # Baidu's framework and the toolkits built on it (PaddleOCR, PaddleNLP, PaddleDetection)
+    "paddle": re.compile(
+        r"(?i:\bpaddle(?:paddle|ocr|nlp|detection|seg|speech|x)?\b)|\bpaddle\.\w+"
+    ),
 }
 # Installed package (PEP 503 name) or traceback frame package -> framework. The first
 # PEP 503 name of each framework is the distribution pip installs it as.
@@ -163,6 +174,14 @@ PACKAGE_FRAMEWORK: dict[str, str] = {
     "mlx": "mlx",
     "mlx-lm": "mlx",
     "mlx_lm": "mlx",
+    "xgboost": "xgboost",
+    "lightgbm": "lightgbm",
+    "catboost": "catboost",
+    "paddlepaddle": "paddle",
+    "paddlepaddle-gpu": "paddle",
+    "paddle": "paddle",
+    "paddleocr": "paddle",
+    "paddlenlp": "paddle",
 }
 
 
@@ -204,8 +223,12 @@ def with_foundations(frameworks: Collection[str]) -> set[str]:
 
 # Runs on these frameworks alone do not run torch: torch pages and torch advice need torch seen
 # (Keras 3 can run on torch, and such a run shows torch itself; llama.cpp is C++, and its
-# Python converter, which imports torch, shows torch when it is the one that ran).
-NOT_TORCH = frozenset({"jax", "tensorflow", "keras", "llama-cpp", "mlx"})
+# Python converter, which imports torch, shows torch when it is the one that ran). Gradient-
+# boosted trees and PaddlePaddle train without torch (batch-31's XGBoost, LightGBM and CatBoost
+# threads led with fp16 loss-scale and DDP pages).
+NOT_TORCH = frozenset(
+    {"jax", "tensorflow", "keras", "llama-cpp", "mlx", "xgboost", "lightgbm", "catboost", "paddle"}
+)
 # What a page names when it is about the torch stack: torch and what runs on it. A page
 # naming none of these (plain Python: an API removed in a release, a Python version
 # refused) applies to a JAX run as much as to a torch one.
@@ -219,7 +242,7 @@ ANY_STACK = frozenset({"python"})
 # Log lines naming a niche framework are kept by the log reader for this module.
 KEEP: tuple[str, ...] = (
     r"(?i)deepspeed|vllm|bitsandbytes|flash_attn|flash-attn|lightning|jaxlib|peft|xformers|unsloth|"
-    r"tensorflow|keras|\bmlx",
+    r"tensorflow|keras|\bmlx|xgboost|lightgbm|catboost|paddle",
 )
 
 

@@ -54,6 +54,10 @@ Framework = Literal[
     "ray",
     "llama-cpp",
     "mlx",
+    "xgboost",
+    "lightgbm",
+    "catboost",
+    "paddle",
 ]
 PATTERN_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation context for the compiled knowledge base (kb/compiled.py): its pages were
