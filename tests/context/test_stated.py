@@ -138,6 +138,10 @@ def test_real_descriptions_state_their_class(case: str, category: str) -> None:
         ("torch.load never returns", "hang"),
         ("the same job runs 2x slower; GPU utilisation spikes from low to high", "slow_throughput"),
         (
+            "when transcribing, CPU usage spikes to 100%, the process becomes painfully slow",
+            "slow_throughput",
+        ),
+        (
             "the progress bar looks stuck. It is not actually frozen, it is just extremely slow "
             "and GPU utilisation is only about 2%",
             "slow_throughput",

@@ -111,8 +111,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"instead of (?:going down|decreasing|dropping)|blow\w* (?:the )?loss up|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
-            # "GPU utilisation spikes from low to high" (batch-28) is an idle GPU, not a loss
-            r"(?<!utilisation )(?<!utilization )(?<!memory )(?<!latency )\bspikes?\b"
+            # "GPU utilisation spikes from low to high" (batch-28) is an idle GPU, and "CPU usage
+            # spikes to 100%" (batch-31's Whisper GUI on the CPU) a busy CPU, not a loss
+            r"(?<!utilisation )(?<!utilization )(?<!usage )(?<!cpu )(?<!memory )(?<!latency )"
+            r"\bspikes?\b"
         ),
     ),
     # A metric "stuck at 25%" (or "frozen at 0.436", batch-26) is a wrong result, not a hang:
