@@ -86,3 +86,20 @@ def test_a_case_hypothesis_never_goes_ahead_of_a_confident_page() -> None:
     assert (top.id, top.confidence) == ("dataloader-too-many-workers", "high")
     later = [h for h in found.hypotheses if h.id.startswith("case:")]
     assert later and all(h.score <= top.score for h in later)
+
+
+def test_a_thread_none_of_whose_lines_matched_leads_no_page() -> None:
+    """batch-31's device_map thread (huggingface/transformers, symptoms only): a Qwen2 fp16
+    NaN thread shared words scattered over the description, matched none of its own lines,
+    and led the report above every page retrieved by the same description."""
+    symptoms = (
+        "On a Mac with no GPUs, Python 3.9 and transformers 4.21.3, I call "
+        '`transformers.AutoModelForCausalLM.from_pretrained("gpt2", device_map="auto")`. '
+        "I expected to get a model back, but the call raises an exception instead."
+    )
+    found = diagnose([], symptoms=symptoms, cases=load_memory())
+    weak = [c for c in found.similar_cases if not c.lines]
+    assert weak, "the description alone still finds a look-alike thread"
+    assert not found.hypotheses[0].id.startswith("case:")
+    scores = [h.score for h in found.hypotheses]
+    assert scores == sorted(scores, reverse=True)

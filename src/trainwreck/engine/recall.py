@@ -92,16 +92,24 @@ def with_cases(
     A case hypothesis is a suggestion from a look-alike thread, so it never goes
     ahead of a page matched on this run's own lines (or made Medium/High): its
     score is capped at theirs (shown tied, the page first). It leads only over
-    pages the symptoms alone retrieved. Measured: on first-sight batch-3 the one
-    case that led over a log-matched page displaced the right answer, and on the
-    case suite two threads with a page's own error took the top from it.
+    pages the symptoms alone retrieved, and only when one of the thread's own lines
+    matched: a thread resembling the run by words scattered over its description
+    (none of its lines matched) is capped at the best page too. Measured: on
+    first-sight batch-3 the one case that led over a log-matched page displaced the
+    right answer, and on the case suite two threads with a page's own error took the
+    top from it; threads leading a symptoms-only description were judged right 0 times
+    in 9 (first-sight batches 1-31 and their leave-out development runs).
     """
     shown = {h.id for h in hypotheses}
     backed = [h.score for h in hypotheses if h.evidence or h.confidence != "low"]
     cap = min(backed, default=1.0)
-    extra = [
-        case_hypothesis(case) for case in similar if case.page is None or case.page not in shown
-    ]
-    capped = [h.model_copy(update={"score": min(h.score, cap)}) for h in extra]
+    best = max((h.score for h in hypotheses), default=1.0)
+    capped = []
+    for case in similar:
+        if case.page is not None and case.page in shown:
+            continue
+        hypothesis = case_hypothesis(case)
+        ceiling = cap if case.lines else min(cap, best)
+        capped.append(hypothesis.model_copy(update={"score": min(hypothesis.score, ceiling)}))
     merged = sorted([*hypotheses, *capped], key=lambda h: (-h.score, h.id.startswith(CASE_PREFIX)))
     return merged[:limit]
