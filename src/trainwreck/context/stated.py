@@ -184,6 +184,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"no (?:\w+ )?(?:speed|performance)[- ]?(?:gain|improvement|benefit|boost)|"
             r"(?:takes?|took) just as long|"
             r"(?:images?|img|examples?|sequences?)/s(?:ec)?\b|not (?:\w+ )?faster|"
+            # "the GPU run is only about 5-10 seconds faster than the CPU run" (batch-31's
+            # rl-baselines-zoo thread), "barely faster on 4 GPUs"
+            r"\b(?:only|barely|hardly|marginally|slightly|not much|little) (?:[\w.~%-]+ ){0,4}"
+            r"faster\b|"
             r"expected (?:a|some) (?:\w+ )?speed-?up|"
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over |nearly |almost |around |roughly |~)?(?:\d|>)[^ ]* ?"
