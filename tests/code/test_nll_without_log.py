@@ -52,3 +52,52 @@ def test_the_reproduction_whose_loss_falls_below_zero_is_found() -> None:
 def test_its_page_leads_the_reproduction_it_was_judged_wrong_on() -> None:
     """First sight at 8f808881 (batch-26) answered with three out-of-memory pages."""
     assert diagnose_folder(CASE).hypotheses[0].id == "nll-loss-on-raw-logits"
+
+
+HAND_WRITTEN = """
+import jax
+import jax.numpy as jnp
+
+def loss(params, batch):
+    inputs, targets = batch
+    preds = net.apply(params, inputs)
+    return -jnp.mean(jnp.sum(preds * targets, axis=1))
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "fires"),
+    [
+        (("", ""), True),
+        (("-jnp.mean(jnp.sum(preds * targets, axis=1))", "-(logits * one_hot).sum()"), True),
+        # the examples' form is right when the model's output went through a log-softmax
+        (
+            (
+                "preds = net.apply(params, inputs)",
+                "preds = jax.nn.log_softmax(net.apply(params, inputs))",
+            ),
+            False,
+        ),
+        (("import jax\n", "import jax\nmodel = stax.serial(Dense(10), LogSoftmax)\n"), False),
+        # a product of other quantities is no cross-entropy
+        (("preds * targets", "weights * mask"), False),
+        # minus a reduced product, not the loss: the sign is what makes it an NLL
+        (
+            (
+                "-jnp.mean(jnp.sum(preds * targets, axis=1))",
+                "jnp.mean(jnp.sum(preds * targets, axis=1))",
+            ),
+            False,
+        ),
+    ],
+)
+def test_fires_on_a_hand_written_nll_of_raw_outputs(change: tuple[str, str], fires: bool) -> None:
+    assert (ID in findings(HAND_WRITTEN.replace(*change))) is fires
+
+
+def test_the_haiku_thread_whose_convnet_did_not_learn_is_found() -> None:
+    """batch-31's optax#18 / dm-haiku#81: a Haiku MNIST convnet ending in hk.Linear(10) trained on
+    -mean(sum(preds * targets)); first sight at f4ddcf4b led with an Adam beta2 page."""
+    case = ROOT / "benchmarks/first_sight/batch-31/t31h-haiku-optax-mnist-convnet-does-not-learn"
+    assert "preds * targets" in file_findings(case / "train.py")[ID].summary
+    assert diagnose_folder(case).hypotheses[0].id == "nll-loss-on-raw-logits"
