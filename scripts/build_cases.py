@@ -65,6 +65,7 @@ MEASURED_BATCHES = (
     "batch-28",
     "batch-29",
     "batch-30",
+    "batch-31",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
