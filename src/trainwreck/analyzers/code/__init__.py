@@ -154,6 +154,7 @@ DETECTORS: tuple[Detector, ...] = (
     inf_mask.DETECTOR,
     inf_mask.FULLY_MASKED_ROW,
     rnn_layout.DETECTOR,
+    rnn_layout.PADDED_TIME_MAJOR,
     bool_flag.DETECTOR,
     hook_in_loop.DETECTOR,
     leaf_loss.DETECTOR,

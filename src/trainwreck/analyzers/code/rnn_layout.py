@@ -6,6 +6,11 @@ with batch_first=True. Code that then reads the last time step as
 fed batch-first data, the recurrence runs across the samples of the batch and
 the "last step" it reads is the last sample's, so the model barely learns and no
 shape error says so when the sizes happen to fit.
+
+The mirror mistake: pad_sequence returns (longest length, batch, ...) unless it is
+given batch_first=True, and a layer built with batch_first=True reads that first
+axis as the batch. The model then sees as many "samples" as the longest sequence
+has tokens, and the loss reports an input batch size equal to that length.
 """
 
 from __future__ import annotations
@@ -16,6 +21,15 @@ from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
 
 _RECURRENT = frozenset({"LSTM", "GRU", "RNN"})
+# Layers with a batch_first switch: the recurrent ones and torch's attention stack.
+_BATCH_FIRST_LAYERS = _RECURRENT | {
+    "Transformer",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "MultiheadAttention",
+}
+# What puts a time-major batch back in batch-first order.
+_REORDERS = frozenset({"transpose", "permute", "t", "T", "mT", "swapaxes", "swapdims", "movedim"})
 
 
 def _time_major_layers(tree: Tree) -> set[str]:
@@ -71,6 +85,58 @@ def _find(tree: Tree) -> list[Hit]:
         and dotted(node.value) in outputs
     ]
 
+
+def _is_true(flag: ast.expr | None) -> bool:
+    return isinstance(flag, ast.Constant) and flag.value is True
+
+
+def _builds_batch_first_layer(tree: Tree) -> bool:
+    return any(
+        last(call) in _BATCH_FIRST_LAYERS and _is_true(keyword(call, "batch_first"))
+        for call in tree.calls
+    )
+
+
+def _reordered(tree: Tree, call: ast.Call) -> bool:
+    """`pad_sequence(...).transpose(0, 1)`, or the name it was bound to reordered later."""
+    parent = tree.parents.get(call)
+    if isinstance(parent, ast.Attribute) and parent.attr in _REORDERS:
+        return True
+    if not isinstance(parent, ast.Assign):
+        return False
+    bound = {dotted(target) for target in parent.targets} - {""}
+    return any(
+        isinstance(node, ast.Attribute) and node.attr in _REORDERS and dotted(node.value) in bound
+        for node in tree.nodes
+    )
+
+
+def _find_time_major_padding(tree: Tree) -> list[Hit]:
+    if not _builds_batch_first_layer(tree):
+        return []
+    return [
+        tree.hit(call, call=ast.unparse(call))
+        for call in tree.calls
+        if last(call) == "pad_sequence"
+        and not _is_true(keyword(call, "batch_first"))
+        and not _reordered(tree, call)
+    ][:1]
+
+
+PADDED_TIME_MAJOR = Detector(
+    name="padded_time_major_into_batch_first_layer",
+    title=(
+        "pad_sequence without batch_first=True feeds a (length, batch) tensor to a layer "
+        "built with batch_first=True"
+    ),
+    category="crash",
+    explain=(
+        "{where}: `{call}` returns (longest length, batch, ...) because batch_first is left at "
+        "False, while this code builds its recurrent or attention layer with batch_first=True, "
+        "which reads the first axis as the batch"
+    ),
+    find=_find_time_major_padding,
+)
 
 DETECTOR = Detector(
     name="rnn_time_major_read_batch_first",
