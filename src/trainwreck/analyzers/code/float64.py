@@ -87,20 +87,6 @@ class _Float64:
         return last(call) == "to_numpy"
 
 
-def _cast_later(tree: Tree, call: ast.Call) -> bool:
-    """The tensor is cast right away, or the name it is bound to is cast somewhere."""
-    parent = tree.parents.get(call)
-    if isinstance(parent, ast.Attribute) and parent.attr in _CASTS:
-        return True
-    if not isinstance(parent, ast.Assign):
-        return False
-    bound = {dotted(target) for target in parent.targets}
-    return any(
-        isinstance(use.func, ast.Attribute) and use.func.attr in _CASTS and receiver(use) in bound
-        for use in tree.calls
-    )
-
-
 def _find(tree: Tree) -> list[Hit]:
     if _DELIBERATE_FLOAT64.search(tree.source):
         return []
@@ -109,7 +95,7 @@ def _find(tree: Tree) -> list[Hit]:
     for call in tree.calls:
         if dotted(call) not in _TO_TENSOR or not call.args or keyword(call, "dtype") is not None:
             continue
-        if float64(call.args[0]) and not _cast_later(tree, call):
+        if float64(call.args[0]) and not tree.result_reworked(call, _CASTS):
             hits.append(tree.hit(call, array=ast.unparse(call.args[0]), convert=dotted(call)))
     return hits
 

@@ -97,20 +97,6 @@ def _builds_batch_first_layer(tree: Tree) -> bool:
     )
 
 
-def _reordered(tree: Tree, call: ast.Call) -> bool:
-    """`pad_sequence(...).transpose(0, 1)`, or the name it was bound to reordered later."""
-    parent = tree.parents.get(call)
-    if isinstance(parent, ast.Attribute) and parent.attr in _REORDERS:
-        return True
-    if not isinstance(parent, ast.Assign):
-        return False
-    bound = {dotted(target) for target in parent.targets} - {""}
-    return any(
-        isinstance(node, ast.Attribute) and node.attr in _REORDERS and dotted(node.value) in bound
-        for node in tree.nodes
-    )
-
-
 def _find_time_major_padding(tree: Tree) -> list[Hit]:
     if not _builds_batch_first_layer(tree):
         return []
@@ -119,7 +105,7 @@ def _find_time_major_padding(tree: Tree) -> list[Hit]:
         for call in tree.calls
         if last(call) == "pad_sequence"
         and not _is_true(keyword(call, "batch_first"))
-        and not _reordered(tree, call)
+        and not tree.result_reworked(call, _REORDERS)
     ][:1]
 
 

@@ -230,6 +230,22 @@ class Tree:
             )
         return received
 
+    def result_reworked(self, call: ast.Call, attributes: frozenset[str]) -> bool:
+        """Whether one of these attributes is taken of the call's result: right away
+        (`f(x).T`, `f(x).float()`) or later through the name the result is assigned to."""
+        parent = self.parents.get(call)
+        if isinstance(parent, ast.Attribute) and parent.attr in attributes:
+            return True
+        if not isinstance(parent, ast.Assign):
+            return False
+        bound = {dotted(target) for target in parent.targets} - {""}
+        return any(
+            isinstance(node, ast.Attribute)
+            and node.attr in attributes
+            and dotted(node.value) in bound
+            for node in self.nodes
+        )
+
     def hit(self, node: ast.AST, **values: Scalar) -> Hit:
         return Hit(
             source=self.parsed.source,
