@@ -173,10 +173,10 @@ def test_zero_names_deepspeed_only_as_zero_or_with_a_stage(line: str, deepspeed:
         # gradient-boosted trees and PaddlePaddle (batch-31's threads)
         ("xgboost", "bst = xgb.train(params, dtrain)"),
         ("xgboost", "dtrain = DMatrix(X, label=y)"),
-        ("lightgbm", "[LightGBM] [Warning] Found whitespace in feature_names, replace with underlines"),
+        ("lightgbm", "[LightGBM] [Warning] Found whitespace in feature_names"),
         ("lightgbm", "train_set = lgb.Dataset(df, label=y)"),
         ("catboost", "model = CatBoostClassifier(loss_function='MultiClass')"),
-        ("paddle", "python3 tools/train.py -c configs/rec/ch_PP-OCRv3/ch_PP-OCRv3_rec.yml  # PaddleOCR"),
+        ("paddle", "PaddleOCR: python3 tools/train.py -c configs/rec/rec_lite.yml"),
         ("paddle", "paddle.set_device('gpu')"),
     ],
 )

@@ -70,7 +70,7 @@ def _read_after(tree: Tree, block: ast.With, results: set[str]) -> list[ast.Call
 
 
 def _find(tree: Tree) -> list[Hit]:
-    hits = []
+    hits: list[Hit] = []
     for block, pool in _pool_blocks(tree):
         results = _submitted(block, pool)
         hits.extend(

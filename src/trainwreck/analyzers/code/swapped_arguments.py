@@ -67,7 +67,7 @@ def _swapped(call: ast.Call, function: Function) -> tuple[str, str] | None:
 
 def _find(tree: Tree) -> list[Hit]:
     functions = _defined(tree)
-    hits = []
+    hits: list[Hit] = []
     for call in tree.calls:
         function = functions.get(last(call))
         if function is None or any(isinstance(arg, ast.Starred) for arg in call.args):
