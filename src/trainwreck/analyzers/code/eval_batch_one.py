@@ -29,8 +29,8 @@ def _given_a_batch_size(call: ast.Call) -> bool:
 
 def _find(tree: Tree) -> list[Hit]:
     loaders = built_loaders(tree)
-    training = [(call, name) for node, call, name in loaders if trains_from(tree, name, node)]
-    if not any(_given_a_batch_size(call) for call, _ in training):
+    training = [call for node, call, name in loaders if trains_from(tree, name, node)]
+    if not any(_given_a_batch_size(call) for call in training):
         return []
     return [
         tree.hit(call, loader=name)
