@@ -116,14 +116,17 @@ def test_a_command_for_a_framework_the_fix_brings_in_is_kept() -> None:
 
 
 def test_a_fix_for_users_of_one_framework_is_offered_only_in_runs_that_show_it() -> None:
-    """no-trainable-parameters: "With PEFT and gradient checkpointing ..." is PEFT advice."""
+    """no-trainable-parameters: "With PEFT and gradient checkpointing ..." and "reload the
+    adapter with is_trainable=True" are PEFT advice."""
     page = load().get("no-trainable-parameters")
     assert page is not None
-    (peft_fix,) = [fix for fix in page.fixes if fix.requires]
-    assert peft_fix.requires == ("peft",)
-    assert for_another_stack(peft_fix, RunContext(frameworks={"pytorch": "x"}))
-    assert not for_another_stack(peft_fix, RunContext(frameworks={"peft": "x"}))
-    assert not for_another_stack(peft_fix, RunContext())  # a run that shows nothing
+    peft_fixes = [fix for fix in page.fixes if fix.requires]
+    assert len(peft_fixes) == 2
+    for peft_fix in peft_fixes:
+        assert peft_fix.requires == ("peft",)
+        assert for_another_stack(peft_fix, RunContext(frameworks={"pytorch": "x"}))
+        assert not for_another_stack(peft_fix, RunContext(frameworks={"peft": "x"}))
+        assert not for_another_stack(peft_fix, RunContext())  # a run that shows nothing
 
 
 def test_a_training_dataloader_is_wrong_advice_for_vllm_serving() -> None:
