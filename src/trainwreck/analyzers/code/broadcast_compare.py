@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, is_true, keyword, last, number
 
 # Calls whose result drops the class dimension: one index per row.
 _ARG_REDUCTIONS = frozenset({"argmax", "argmin"})
@@ -34,19 +34,15 @@ _ABSOLUTE = frozenset({"abs", "absolute"})
 MAX_DEPTH = 4
 
 
-def _true(node: ast.expr | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value is True
-
-
 def _row_indices(value: ast.expr) -> bool:
     """`x.argmax(dim=1)` / `torch.argmax(x, 1)` / `x.max(1)[1]` with no keepdim: shape (N,)."""
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Call):
         inner = value.value
-        return last(inner) == "max" and not _true(keyword(inner, "keepdim"))
+        return last(inner) == "max" and not is_true(keyword(inner, "keepdim"))
     return (
         isinstance(value, ast.Call)
         and last(value) in _ARG_REDUCTIONS
-        and not _true(keyword(value, "keepdim"))
+        and not is_true(keyword(value, "keepdim"))
         and bool(value.args or keyword(value, "dim") is not None)
     )
 
@@ -54,7 +50,7 @@ def _row_indices(value: ast.expr) -> bool:
 def _column_shape(call: ast.Call) -> bool:
     """`keepdim=True`, `unsqueeze(1)`/`(-1)`, `view(-1, 1)` / `reshape(-1, 1)`."""
     name = last(call)
-    if _true(keyword(call, "keepdim")):
+    if is_true(keyword(call, "keepdim")):
         return True
     if name in _UNSQUEEZES:
         return bool(call.args) and number(call.args[0]) in (1.0, -1.0)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, argument, keyword, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, is_true, keyword, last, number
 
 # Entries (rows x dim) from which a dense step costs more than the batch it trains on:
 # 10 M fp32 entries are 40 MB per tensor, and a dense Adam step reads and writes the weight,
@@ -38,8 +38,7 @@ def _size(tree: Tree, node: ast.expr | None) -> float | None:
 
 
 def _sparse(call: ast.Call) -> bool:
-    flag = keyword(call, "sparse")
-    return isinstance(flag, ast.Constant) and flag.value is True
+    return is_true(keyword(call, "sparse"))
 
 
 def _find(tree: Tree) -> list[Hit]:

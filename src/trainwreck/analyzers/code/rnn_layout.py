@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, number
+from trainwreck.analyzers.code.tree import Hit, Tree, dotted, is_true, keyword, last, number
 
 _RECURRENT = frozenset({"LSTM", "GRU", "RNN"})
 # Layers with a batch_first switch: the recurrent ones and torch's attention stack.
@@ -40,8 +40,7 @@ def _time_major_layers(tree: Tree) -> set[str]:
             continue
         if last(node.value) not in _RECURRENT:
             continue
-        flag = keyword(node.value, "batch_first")
-        if isinstance(flag, ast.Constant) and flag.value is True:
+        if is_true(keyword(node.value, "batch_first")):
             continue
         names.update(dotted(target) for target in node.targets)
     return names - {""}
@@ -86,13 +85,9 @@ def _find(tree: Tree) -> list[Hit]:
     ]
 
 
-def _is_true(flag: ast.expr | None) -> bool:
-    return isinstance(flag, ast.Constant) and flag.value is True
-
-
 def _builds_batch_first_layer(tree: Tree) -> bool:
     return any(
-        last(call) in _BATCH_FIRST_LAYERS and _is_true(keyword(call, "batch_first"))
+        last(call) in _BATCH_FIRST_LAYERS and is_true(keyword(call, "batch_first"))
         for call in tree.calls
     )
 
@@ -104,7 +99,7 @@ def _find_time_major_padding(tree: Tree) -> list[Hit]:
         tree.hit(call, call=ast.unparse(call))
         for call in tree.calls
         if last(call) == "pad_sequence"
-        and not _is_true(keyword(call, "batch_first"))
+        and not is_true(keyword(call, "batch_first"))
         and not tree.result_reworked(call, _REORDERS)
     ][:1]
 

@@ -69,6 +69,11 @@ def number(node: ast.expr | None) -> float | None:
     return None
 
 
+def is_true(node: ast.expr | None) -> bool:
+    """The literal True (a flag such as `batch_first=True`, `keepdim=True`), not an expression."""
+    return isinstance(node, ast.Constant) and node.value is True
+
+
 def calls(node: ast.AST) -> Iterator[ast.Call]:
     return (child for child in ast.walk(node) if isinstance(child, ast.Call))
 
