@@ -13,31 +13,31 @@ import ast
 
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.loaders import built_loaders, trains_from
-from trainwreck.analyzers.code.tree import Hit, Tree, keyword, number
+from trainwreck.analyzers.code.tree import Hit, Tree, argument, keyword, number
 
 
-def _given_a_batch_size(call: ast.Call) -> bool:
+def _batch_size(call: ast.Call) -> ast.expr | None:
+    """The batch size a DataLoader call writes, by keyword or as its second argument."""
+    return argument(call, "batch_size", 1)
+
+
+def _groups_samples(call: ast.Call) -> bool:
     """The call sets how samples are grouped: a batch size (other than a literal 1), a
     batch sampler, or batch_size=None (the dataset yields batches itself)."""
-    size = keyword(call, "batch_size")
-    if size is None and len(call.args) > 1:
-        size = call.args[1]
-    if keyword(call, "batch_sampler") is not None:
-        return True
-    return size is not None and number(size) != 1.0
+    size = _batch_size(call)
+    return keyword(call, "batch_sampler") is not None or (size is not None and number(size) != 1.0)
 
 
 def _find(tree: Tree) -> list[Hit]:
     loaders = built_loaders(tree)
     training = [call for node, call, name in loaders if trains_from(tree, name, node)]
-    if not any(_given_a_batch_size(call) for call in training):
+    if not any(_groups_samples(call) for call in training):
         return []
     return [
         tree.hit(call, loader=name)
         for node, call, name in loaders
         if not trains_from(tree, name, node)
-        and keyword(call, "batch_size") is None
-        and len(call.args) < 2
+        and _batch_size(call) is None
         and keyword(call, "batch_sampler") is None
     ][:1]
 
