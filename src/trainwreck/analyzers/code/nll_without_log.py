@@ -34,15 +34,14 @@ _TARGETS = re.compile(r"(?i)^(?:targets?|labels?|y|y_?true|one_?hot\w*|\w*_one_?
 
 
 def _takes_log(call: ast.Call) -> bool:
-    name = last(call)
-    if name in _LOG_PROBABILITIES:
-        return True
+    """Whether the call is one of the logarithms in _LOGS, from a math module or as a method."""
     no_arguments = not call.args and not call.keywords
-    return name in _LOGS and (receiver(call) in _MATH_MODULES or no_arguments)
+    return last(call) in _LOGS and (receiver(call) in _MATH_MODULES or no_arguments)
 
 
 def _names_log_probabilities(tree: Tree) -> bool:
-    """A log-softmax layer used by name (`stax.serial(..., LogSoftmax)`), not only imported."""
+    """A log-softmax called or used by name (`stax.serial(..., LogSoftmax)`), not only
+    imported: every call's function is one of these name nodes too."""
     return any(
         isinstance(node, ast.Name | ast.Attribute) and last(node) in _LOG_PROBABILITIES
         for node in tree.nodes
