@@ -55,12 +55,12 @@ def _defined(tree: Tree) -> dict[str, Function]:
 def _swapped(call: ast.Call, function: Function) -> tuple[str, str] | None:
     """The first positional argument named for another of the function's parameters."""
     parameters = _parameters(function, isinstance(call.func, ast.Attribute))
-    knobs = {_knob(name): name for name in parameters}
+    taken = {_knob(name) for name in parameters}
     for argument, parameter in zip(call.args, parameters, strict=False):
         given, expected = _knob(last(argument)), _knob(parameter)
         if given is None or expected is None or given == expected:
             continue
-        if given in knobs:
+        if given in taken:
             return dotted(argument), parameter
     return None
 
