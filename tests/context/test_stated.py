@@ -684,3 +684,45 @@ def test_a_crash_after_memory_that_keeps_growing_is_an_oom() -> None:
     assert crash is not None and crash.category == "crash"
     assert ran_out(crash, ("memory i print keeps going up",)).category == "oom"  # type: ignore[union-attr]
     assert ran_out(crash, ()) == crash
+
+
+@pytest.mark.parametrize(
+    ("batch", "case", "category"),
+    [
+        # "the loss becomes extremely large"
+        ("batch-31", "t31f-keras3-gru-outputs-explode-long-sequences", "divergence"),
+        # "the wall time ... jumps roughly 20-fold at exactly 200 iterations"
+        ("batch-31", "t31h-catboost-querysoftmax-200-iterations-20x-slower", "slow_throughput"),
+        # "a single request sent by hand gets no response at all from the model"
+        ("batch-30", "t30e-llamacpp-server-loadtest-requests-stuck-no-response", "hang"),
+        # "the generated text is non-sensical"
+        ("batch-30", "t30b-transformers-flan-t5-xxl-8bit-nonsense-generation", "wrong_output"),
+        # "the transcriptions differ from the per-utterance ones"
+        ("batch-30", "t30g-speechbrain-batch-inference-transcripts-differ", "wrong_output"),
+        # "the model I get back has the epoch-40 weights and their worse validation score"
+        ("batch-29", "t29f-keras-earlystopping-final-weights-not-best", "wrong_output"),
+    ],
+)
+def test_descriptions_that_stated_no_class_before_batch_32(
+    batch: str, case: str, category: str
+) -> None:
+    """Phrases the reader missed on batches 29-31: each of these descriptions stated no class."""
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / batch))
+    assert stated is not None and stated.category == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("the loss only drops by tiny amounts each epoch", "divergence"),
+        ("the training time doubles when I add a second GPU", "slow_throughput"),
+        ("the outputs are non-sensical", "wrong_output"),
+        # a wall time that is simply reported states nothing
+        ("the wall time is 3 hours for 10 epochs", None),
+    ],
+)
+def test_tiny_decreases_growing_times_and_nonsense_state_their_class(
+    text: str, category: str | None
+) -> None:
+    stated = from_symptoms(text)
+    assert (stated.category if stated else None) == category, stated

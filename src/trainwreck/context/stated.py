@@ -89,6 +89,11 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"jump(?:s|ed)? (?:up|to)|shoots? up|shot up|rises|climbs|go(?:es)? up|went up|"
             # "then, halfway through training, suddenly becomes much larger"
             r"(?:becomes?|became|gets?|got) (?:much |a lot |far )?(?:larger|higher|bigger)|"
+            # "the loss becomes extremely large" (batch-31's Keras GRU thread)
+            r"(?:becomes?|became|gets?|got|is) (?:extremely|very|enormously) (?:large|big|high)|"
+            # "only drops by tiny amounts each epoch" (batch-30's NVMe offload thread)
+            r"(?:drops?|decreas\w*|falls?|goes down) (?:\w+ )?by (?:tiny|very small|minimal) "
+            r"amounts?|"
             # "the loss is much worse than the README curve and then blows up"
             r"blows? up|blew up|is (?:much |a lot |far )?worse|"
             r"keeps? (?:growing|increasing|rising|going up)|"
@@ -157,6 +162,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"does ?n[o']t (?:\w+ )?(?:finish|progress|start|return|exit)" + _NO_OBJECT + r"|"
             r"never gets? (?:any )?further|nothing (?:\w+ ){0,2}(?:happens|moves)|"
             r"never prints? (?:anything|any ?more|another)|"
+            # "a single request sent by hand gets no response at all" (batch-30's llama.cpp
+            # server thread): the request never came back
+            r"gets? no (?:\w+ )?response|no response at all|"
             # "prints 'extracting features ...' and then nothing else", "idle at 0% CPU"
             r"\bthen nothing (?:else|more)\b|\bidle at (?:~|about )?0 ?%"
         ),
@@ -183,6 +191,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "no speed gain at all from the extra cards", "an epoch takes just as long"
             r"no (?:\w+ )?(?:speed|performance)[- ]?(?:gain|improvement|benefit|boost)|"
             r"(?:takes?|took) just as long|"
+            # "the wall time jumps roughly 20-fold at 200 iterations" (batch-31's CatBoost thread)
+            r"\b(?:wall[- ]?(?:clock )?|run ?|training |fit |cpu )time\b[^.;]{0,60}?"
+            r"\b(?:jump(?:s|ed)?|doubl\w*|explod\w*|grows?|increas\w*)|"
+            r"\d+[- ]?fold (?:slower|longer)|"
             r"(?:images?|img|examples?|sequences?)/s(?:ec)?\b|not (?:\w+ )?faster|"
             # "the GPU run is only about 5-10 seconds faster than the CPU run" (batch-31's
             # rl-baselines-zoo thread), "barely faster on 4 GPUs"
@@ -208,7 +220,7 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             # "accuracy stays at chance" is one statement, not two
             r"\baccuracy\b[^.;]{0,30}?\b(?:at|near) chance|"
-            r"gibberish|garbage|garbled|nonsense|meaningless|repetit\w*|"
+            r"gibberish|garbage|garbled|non-?sens\w*|meaningless|repetit\w*|"
             # a generation of one punctuation mark repeated ("!!!!!!!!"): no text at all
             r"(?:!{4,}|\?{4,})|"
             r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
@@ -250,6 +262,13 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"behaves? unexpectedly|"
             # "the GPU result differs from the CPU result", "not giving correct results"
             r"\bresults? (?:\w+ ){0,2}differs? from|"
+            # "the batched transcriptions differ from the per-utterance ones" (batch-30's
+            # SpeechBrain thread)
+            r"\b(?:transcript\w*|translations?|captions?|predictions?|embeddings?|logits) "
+            r"(?:\w+ ){0,2}differs?\b|"
+            # "the model I get back has ... their worse validation score" (batch-29's Keras
+            # EarlyStopping thread)
+            r"\bworse (?:validation |val |eval\w* |test )?(?:scores?|accuracy|metrics?)|"
             r"not (?:giving|producing|returning) (?:the )?(?:correct|right|expected) "
             r"(?:results?|outputs?|values?|answers?)"
         ),
