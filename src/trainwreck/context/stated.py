@@ -131,6 +131,13 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             + _MAP_METRIC
             + r"|metrics?|scores?) (?:\w+ ){0,2}"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|frozen)|"
+            # "dev-other WER falls from 33% to about 13.3% by epoch 28-30, where it stalls"
+            # (batch-31's neural_sp thread): the metric's own clause, up to a loss or a sentence end
+            r"(?:\b|_)(?:accuracy|acc|wer|cer|bleu|rouge|f1|auc|" + _MAP_METRIC + r")\b"
+            r"(?:(?!\bloss\b)(?:[^.;]|\.(?=\d))){0,80}?\b(?:stall\w*|plateau\w*|stagnat\w*)|"
+            # "far from the README figure", "below the paper's accuracy": a reproduction gap
+            r"\b(?:far (?:from|below)|worse than|lower than|short of|(?:can'?t|cannot|not|never) "
+            r"reach\w*) (?:the )?(?:readme|paper'?s?|reported|published|official|claimed)\b|"
             # a generation that "never ends" is a missing stop token, not a process that hangs
             r"(?:responses?|outputs?|generations?|answers?|completions?) (?:\w+ ){0,2}"
             r"never (?:end|stop|finish)\w*|keeps? generating|"
