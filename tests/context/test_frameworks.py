@@ -394,3 +394,14 @@ def test_an_mlx_run_shows_no_torch() -> None:
 )
 def test_the_phase_is_read_where_the_failure_is_stated(symptoms: str, phase: str) -> None:
     assert build(collect([], symptoms=symptoms)).phase == phase
+
+
+def test_collect_env_on_a_cuda_machine_is_not_rocm() -> None:
+    """torch's collect_env prints "ROCM used to build PyTorch: N/A" on every CUDA machine; the
+    batch-15 vLLM thread's listing (A100s) read as a ROCm run."""
+    listing = (
+        Path(__file__).parent.parent.parent
+        / "benchmarks/first_sight/batch-15/t15C-vllm-olmo-incorrect-output-multi-gpu/env.txt"
+    )
+    assert build(collect([str(listing)])).hardware == "cuda"
+    assert hardware_of(Evidence(symptoms="ROCM used to build PyTorch: 6.2.41133")) == "rocm"

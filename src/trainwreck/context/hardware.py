@@ -11,7 +11,12 @@ from trainwreck.model import Evidence, Hardware
 _HARDWARE_WORDS: tuple[tuple[Hardware, re.Pattern[str]], ...] = (
     (
         "rocm",
-        re.compile(r"\brocm\b|\bhip\w*error|\bamdgpu\b|\bMI[123]\d{2}X?\b|\bgfx9\d\w\b", re.I),
+        re.compile(
+            # not collect_env's "ROCM used to build PyTorch: N/A", printed on every CUDA machine
+            r"\brocm\b(?! used to build \w+: n/a)|\bhip\w*error|\bamdgpu\b|\bMI[123]\d{2}X?\b|"
+            r"\bgfx9\d\w\b",
+            re.I,
+        ),
     ),
     ("mps", re.compile(r"\bmps\b|apple (?:silicon|m[1-4])|metal performance", re.I)),
     # not JAX's "No GPU/TPU found, falling back to CPU.", which names both only to deny them
