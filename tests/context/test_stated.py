@@ -728,3 +728,15 @@ def test_tiny_decreases_growing_times_and_nonsense_state_their_class(
 ) -> None:
     stated = from_symptoms(text)
     assert (stated.category if stated else None) == category, stated
+
+
+def test_a_forward_without_nans_beside_a_nan_gradient_states_nan() -> None:
+    """batch-32's kornia thread: "The Lab output itself contains no NaNs, but the gradient
+    does" denies the forward only."""
+    stated = from_symptoms(
+        "The Lab output itself contains no NaNs, but the gradient does, so the transform "
+        "cannot be used inside a differentiable loss."
+    )
+    assert stated is not None and stated.category == "nan_inf", stated
+    assert from_symptoms("no NaNs, the loss just stays flat") is not None
+    assert from_symptoms("no NaNs, the loss just stays flat").category == "divergence"  # type: ignore[union-attr]

@@ -17,7 +17,10 @@ _DENIED = re.compile(
     # "nothing crashes" (batch-30's CartPole reproduction), "never crashing"
     r"\b(?:no|without|does ?n[o']t|did ?n[o']t|nothing|never) "
     r"(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s|ing|ed)?"
-    r"(?:(?:,? (?:or|and|nor) |/)(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b|"
+    r"(?:(?:,? (?:or|and|nor) |/)(?:crash|error|nan|inf|oom|exception|traceback)(?:e?s)?)*\b"
+    # "the output contains no NaNs, but the gradient does" (batch-32's kornia thread) denies
+    # the forward only: the gradient is the failure
+    r"(?![^.;]{0,40}\bbut (?:the |its )?(?:grad\w*|backward\w*) (?:does|do|has|have|is|are)\b)|"
     r"\b\w+(?: and \w+)? (?:looks?|is|are|seems?|stays?) (?:normal|fine|ok(?:ay)?|as expected)\b|"
     # "train and eval loss go down nicely and plateau": training went as it should
     r"\bloss(?:es)? (?:go(?:es)?|went|goes) down (?:nicely|fine|well|normally|as expected)"
