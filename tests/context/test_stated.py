@@ -740,3 +740,38 @@ def test_a_forward_without_nans_beside_a_nan_gradient_states_nan() -> None:
     assert stated is not None and stated.category == "nan_inf", stated
     assert from_symptoms("no NaNs, the loss just stays flat") is not None
     assert from_symptoms("no NaNs, the loss just stays flat").category == "divergence"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # batch-32's threads: each of these descriptions stated no class (or a hang) before
+        (
+            "__1_0.distcp is empty, so loading it back fails and rank 1's values are gone",
+            "wrong_output",
+        ),
+        ("the reported gradient norm does not match the pp_size=1 baseline", "wrong_output"),
+        ("the acceptance rate does not improve: acceptance degrades or stalls", "wrong_output"),
+        ("the output boxes and scores are always empty tensors", "wrong_output"),
+        (
+            "at other timestamps the output is text in some other language instead of English",
+            "wrong_output",
+        ),
+        ("the detections drawn on the output image are clearly wrong", "wrong_output"),
+        (
+            "Training is extremely unstable and the reward collapses instead of increasing",
+            "divergence",
+        ),
+        ("the training loss changes wildly between consecutive epochs", "divergence"),
+        ("nvidia-smi shows the GPU is not being used", "slow_throughput"),
+        ("Inference works, but it only runs on the CPU", "slow_throughput"),
+        # a CPU run described as such, and a GPU named as the setup, state nothing
+        ("trained on the CPU with torch 2.13", None),
+        ("the GPU is an RTX 3090 with 24 GB", None),
+    ],
+)
+def test_empty_or_wrong_outputs_unstable_rewards_and_an_idle_gpu_state_their_class(
+    text: str, category: str | None
+) -> None:
+    stated = from_symptoms(text)
+    assert (stated.category if stated else None) == category, stated

@@ -73,6 +73,8 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"(?:loss|grad(?:ient)?[ _]norm)\w* (?:\w+ ){0,3}(?:spik\w*|explod\w*|diverg\w*|"
             r"increas\w*|go(?:es|ing)? up|went up|oscillat\w*|collaps\w*|huge|blow\w* up|blew up|"
+            # "the training loss changes wildly between consecutive epochs" (batch-32's TabNet)
+            r"fluctuat\w*|(?:chang\w*|jump\w*|var(?:y|ies|ied)|swing\w*) wildly|"
             r"creep\w* up|climb\w*|ris(?:es|ing)|"
             r"(?:suddenly )?drops? to (?:0|zero)|"
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|flat|constant|the same|plateau\w*)|"
@@ -116,6 +118,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"instead of (?:going down|decreasing|dropping)|blow\w* (?:the )?loss up|"
             r"loss (?:is |was )?(?:too )?high|(?:very |too )?high loss|"
             r"training (?:collaps\w*|unstable)|"
+            # "training is extremely unstable and the reward collapses" (batch-32's SkyRL PR)
+            r"\b(?:training|rewards?|loss) (?:is |was |becomes? |gets? )?(?:extremely |very |"
+            r"quite |highly )?unstable|\brewards? (?:\w+ ){0,2}collaps\w*|"
             # "GPU utilisation spikes from low to high" (batch-28) is an idle GPU, and "CPU usage
             # spikes to 100%" (batch-31's Whisper GUI on the CPU) a busy CPU, not a loss
             r"(?<!utilisation )(?<!utilization )(?<!usage )(?<!cpu )(?<!memory )(?<!latency )"
@@ -133,7 +138,9 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:is |are |stays? |remains? |gets? )?(?:stuck|frozen)|"
             # "dev-other WER falls from 33% to about 13.3% by epoch 28-30, where it stalls"
             # (batch-31's neural_sp thread): the metric's own clause, up to a loss or a sentence end
-            r"(?:\b|_)(?:accuracy|acc|wer|cer|bleu|rouge|f1|auc|" + _MAP_METRIC + r")\b"
+            r"(?:\b|_)(?:accuracy|acc|wer|cer|bleu|rouge|f1|auc|acceptance(?: rate| length)?|"
+            + _MAP_METRIC
+            + r")\b"
             r"(?:(?!\bloss\b)(?:[^.;]|\.(?=\d))){0,80}?\b(?:stall\w*|plateau\w*|stagnat\w*)|"
             # "far from the README figure", "below the paper's accuracy": a reproduction gap
             r"\b(?:far (?:from|below)|worse than|lower than|short of|(?:can'?t|cannot|not|never) "
@@ -188,6 +195,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"tokens?/s\b|\bit/s\b|\bs/it\b|samples?/s(?:ec)?\b|"
             # "--gpu-memory-utilization 0.8" is a memory budget, not a complaint about speed
             r"low (?:gpu )?utili[sz]ation|"
+            # "nvidia-smi shows the GPU is not being used", "it only runs on the CPU"
+            r"\bgpus? (?:\w+ ){0,2}(?:not (?:being )?(?:used|utili[sz]ed)|"
+            r"(?:stays?|sits?|remains?) idle)|\b(?:only|still) (?:runs?|running) on (?:the )?cpu\b|"
+            r"\bnot (?:\w+ )?(?:using|use) the gpu\b|"
             r"(?<!memory.)utili[sz]ation (?:is |of |at )?(?:only |about |around |~)*"
             r"(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
@@ -267,6 +278,18 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"incorrect(?! number of)|black (?:images?|outputs?)|truncated|same random|"
             r"(?:scores?|results?) (?:much |far )?(?:lower|worse)|implausibly low|"
             r"behaves? unexpectedly|"
+            # "the detections drawn on the image are clearly wrong", "boxes and scores are always
+            # empty tensors" (batch-32's YOLOX and Faster R-CNN threads)
+            r"\b(?:detections?|boxes|predictions?|outputs?|results?|transcripts?|answers?|labels?) "
+            r"(?:[\w,]+ ){0,6}(?:are|is|were|was|come out|comes? out) (?:clearly |completely |"
+            r"totally |all |just |always |often )?(?:wrong|empty)\b|"
+            # "the output is text in some other language instead of English" (batch-32's Whisper
+            # JAX thread)
+            r"\bin (?:some |an? )?(?:other|another|different|wrong) language|"
+            # "the gradient norm does not match the pp_size=1 baseline"
+            r"\b(?:does|do)(?: not|n'?t) match the (?:[\w=]+ ){0,3}(?:baseline|reference)\b|"
+            # "__1_0.distcp is empty ... rank 1's values are gone" (batch-32's DCP thread)
+            r"\b(?:values?|weights?|data|entries) (?:are|is|were|was) (?:gone|lost|missing)\b|"
             # "the GPU result differs from the CPU result", "not giving correct results"
             r"\bresults? (?:\w+ ){0,2}differs? from|"
             # "the batched transcriptions differ from the per-utterance ones" (batch-30's
