@@ -91,3 +91,17 @@ def test_fires_on_a_division_by_what_the_condition_tests() -> None:
     other = "r = torch.where(mask, err / scale, 0)\nr.sum().backward()"
     assert not fires(guarded, ID)
     assert not fires(other, ID)
+
+
+def test_quiet_on_a_logged_gradient_norm_computed_with_math_sqrt() -> None:
+    """batch-32's reversed-betas reproduction logs `math.sqrt(sum(p.grad.pow(2).sum().item()
+    ...))`: Python floats, never differentiated, which had led its report with this page."""
+    logged = """
+        loss.backward()
+        gnorm = math.sqrt(sum(p.grad.pow(2).sum().item() for p in model.parameters()))
+    """
+    assert not fires(logged, ID)
+    # batch-24's zero_grad reproduction logs the same norm with torch.sqrt over p.grad
+    assert not fires(logged.replace("math.sqrt", "torch.sqrt"), ID)
+    distance = "loss = torch.sqrt(((a - b) ** 2).sum(-1)).mean()\nloss.backward()"
+    assert fires(distance, ID)

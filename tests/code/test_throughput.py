@@ -82,6 +82,11 @@ def test_host_syncs_fire_past_the_per_step_budget() -> None:
 
 def test_host_syncs_are_not_checked_off_the_gpu() -> None:
     assert not fires(_training_loop(MAX_SYNCS_PER_STEP + 1, device="cpu"), HOST_SYNC)
+    # batch-32's tiny-BERT reproduction: "on-device" in prose is no device in code
+    prose = '"""A small classifier for the on-device router."""\n'
+    cpu_loop = _training_loop(MAX_SYNCS_PER_STEP + 1).replace("model.to('cuda')\n", "")
+    assert not fires(prose + cpu_loop, HOST_SYNC)
+    assert fires(prose + "device = 'cuda'\n" + cpu_loop, HOST_SYNC)
 
 
 def test_one_sync_per_element_of_an_inner_loop_fires_and_periodic_logging_does_not() -> None:

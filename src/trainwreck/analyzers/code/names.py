@@ -115,7 +115,9 @@ _OPTIMIZER = re.compile(r"(?i)optim|(?:^|_)opt(?:_|\d|$)|scaler")
 _DETACHING_METHODS = frozenset({"item", "detach", "tolist", "numpy", "detach_"})
 _DETACHING_FUNCTIONS = frozenset({"float", "int", "round"})
 # Code that puts a tensor or a module on an accelerator says so in one of these words.
-_ON_GPU = re.compile(r"\bcuda\b|\bdevice\b")
+# "device" as a name in code, not the prose of "an on-device model" in a docstring (batch-32's
+# tiny-BERT reproduction trains on the CPU for an on-device router)
+_ON_GPU = re.compile(r"\bcuda\b|(?<!-)\bdevice\b")
 # Calls that draw random numbers: what makes a sample path an augmentation (or a sampler).
 RANDOM_CALL = re.compile(
     r"(?:^|\.)(?:random|randint|randn|rand|randperm|choice|sample|shuffle|normal|uniform)"
@@ -267,7 +269,8 @@ def _dtype_text(value: ast.expr | None, tree: Tree) -> str:
 
 def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
     """Whether the call puts a model's own parameters in a dtype `dtype` matches:
-    `model.half()`, `model.to(torch.bfloat16)`, `from_pretrained(..., torch_dtype=...)`."""
+    `model.half()`, `model.to(torch.bfloat16)`, `from_pretrained(..., torch_dtype=...)`, or a
+    loader given a keyword dict holding `torch_dtype`."""
     name = last(call)
     on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
     if name in _CAST_METHODS:
@@ -276,7 +279,26 @@ def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree
         given = keyword(call, "dtype") or next(iter(call.args), None)
         return on_module and bool(dtype.search(_dtype_text(given, tree)))
     given = keyword(call, "torch_dtype") or keyword(call, "dtype")
-    return name == "from_pretrained" and bool(dtype.search(_dtype_text(given, tree)))
+    if name == "from_pretrained":
+        return bool(dtype.search(_dtype_text(given, tree)))
+    return any(dtype.search(_dtype_text(entry, tree)) for entry in _load_kwargs_dtypes(call, tree))
+
+
+def _load_kwargs_dtypes(call: ast.Call, tree: Tree) -> list[ast.expr]:
+    """The dtype a wrapper passes on to the model it loads through a keyword dict:
+    `CrossEncoder(name, automodel_args={"torch_dtype": torch.float16})`,
+    `SentenceTransformer(name, model_kwargs=kwargs)` with `kwargs` assigned such a dict."""
+    found = []
+    for given in call.keywords:
+        value = tree.resolved(given.value)
+        if not isinstance(value, ast.Dict):
+            continue
+        found += [
+            entry
+            for key, entry in zip(value.keys, value.values, strict=True)
+            if isinstance(key, ast.Constant) and key.value in ("torch_dtype", "dtype")
+        ]
+    return found
 
 
 def is_forward(call: ast.Call, models: set[str]) -> bool:

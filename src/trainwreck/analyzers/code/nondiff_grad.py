@@ -88,12 +88,16 @@ def _is_square(node: ast.AST) -> bool:
 
 def _sqrt_of_square_sums(tree: Tree) -> list[Hit]:
     """`sqrt(sum(d ** 2))` with nothing added or clamped in between: a hand-written distance
-    or norm, exactly 0 for a point and itself (the diagonal of a pairwise matrix)."""
+    or norm, exactly 0 for a point and itself (the diagonal of a pairwise matrix). A gradient
+    norm logged from the parameters' `.grad` (or Python's `math.sqrt` of numbers) is never
+    differentiated."""
     hits = []
     for call in tree.calls:
-        if last(call) != "sqrt":
+        if last(call) != "sqrt" or dotted(call.func).startswith("math."):
             continue
         argument = _argument(call)
+        if argument is not None and _reads_grads(argument):
+            continue
         if (
             isinstance(argument, ast.Call)
             and last(argument) == "sum"
@@ -101,6 +105,13 @@ def _sqrt_of_square_sums(tree: Tree) -> list[Hit]:
         ):
             hits.append(tree.hit(call, operation="sqrt of a sum of squares", branch="-"))
     return hits
+
+
+def _reads_grads(node: ast.expr) -> bool:
+    """`p.grad` somewhere inside: a norm of the gradients themselves, computed after backward."""
+    return any(
+        isinstance(inner, ast.Attribute) and inner.attr == "grad" for inner in ast.walk(node)
+    )
 
 
 def _unsafe_branches(tree: Tree) -> list[Hit]:
