@@ -775,3 +775,13 @@ def test_empty_or_wrong_outputs_unstable_rewards_and_an_idle_gpu_state_their_cla
 ) -> None:
     stated = from_symptoms(text)
     assert (stated.category if stated else None) == category, stated
+
+
+def test_memory_that_creeps_up_slowly_is_an_oom_not_a_slow_run() -> None:
+    """batch-32's Paddle thread: "The memory is not released after evaluation finishes and
+    instead keeps creeping up slowly" had been read as a slow run."""
+    stated = from_symptoms(
+        "The memory is not released after evaluation finishes and instead keeps creeping up slowly."
+    )
+    assert stated is not None and stated.category == "oom", stated
+    assert from_symptoms("GPU memory climbs up slowly every epoch").category == "oom"  # type: ignore[union-attr]

@@ -37,6 +37,10 @@ _SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             # "memory creeps up until it overflows" is an OOM, not a numeric overflow
             r"memory\b[^.;]{0,60}?\boverflow\w*|out[- ]of[- ]memory|\boom(?:s|ed|ing)?\b|"
+            # "the memory is not released ... and keeps creeping up slowly" (batch-32's Paddle
+            # thread): memory that creeps up, with the "slowly" that is no slow run
+            r"\bmemory\b[^.;]{0,80}?\b(?:creep\w*|climb\w*) up(?: slowly)?|"
+            r"\bmemory (?:is |was )?(?:not|never) (?:released|freed)|"
             r"oom[- ]?kill\w*|"
             r"(?:can'?t|cannot|failed to|unable to) allocate|not enough (?:\w+ )?memory|"
             r"\b(?:memory|ram|vram|rss) (?:\w+ )?"
