@@ -66,6 +66,7 @@ MEASURED_BATCHES = (
     "batch-29",
     "batch-30",
     "batch-31",
+    "batch-32",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
