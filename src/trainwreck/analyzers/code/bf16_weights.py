@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, casts_weights, model_names
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, weight_casts
 from trainwreck.analyzers.code.tree import Hit, Tree, last
 
 _BFLOAT16 = re.compile(r"\bbfloat16\b")
@@ -24,8 +24,7 @@ _BFLOAT16 = re.compile(r"\bbfloat16\b")
 def _find(tree: Tree) -> list[Hit]:
     if not any(last(call) in OPTIMIZER_CLASSES for call in tree.calls):
         return []
-    models = model_names(tree)
-    casts = [call for call in tree.calls if casts_weights(call, models, _BFLOAT16, tree)]
+    casts = weight_casts(tree, _BFLOAT16)
     return [tree.hit(casts[0])] if casts else []
 
 

@@ -13,7 +13,7 @@ import ast
 import re
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import casts_weights, model_names
+from trainwreck.analyzers.code.names import weight_casts
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last, number
 
 # Half of float16's smallest subnormal (2**-24): round to nearest, ties to even, makes
@@ -26,8 +26,7 @@ _FLOAT16 = re.compile(r"\b(?:float16|half)\b")
 
 
 def _find(tree: Tree) -> list[Hit]:
-    models = model_names(tree)
-    casts = [call for call in tree.calls if casts_weights(call, models, _FLOAT16, tree)]
+    casts = weight_casts(tree, _FLOAT16)
     if not casts:
         return []
     hits = []

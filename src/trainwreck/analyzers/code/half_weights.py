@@ -19,7 +19,7 @@ import re
 
 from trainwreck.analyzers.code import half_adam
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, casts_weights, model_names
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, weight_casts
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
 
 _FLOAT16 = re.compile(r"\b(?:float16|half)\b")
@@ -61,8 +61,7 @@ def _mixed_precision(tree: Tree) -> bool:
 def _find(tree: Tree) -> list[Hit]:
     if not _trains(tree) or _mixed_precision(tree) or half_adam.DETECTOR.find(tree):
         return []
-    models = model_names(tree)
-    casts = [call for call in tree.calls if casts_weights(call, models, _FLOAT16, tree)]
+    casts = weight_casts(tree, _FLOAT16)
     return [tree.hit(casts[0])] if casts else []
 
 

@@ -267,7 +267,7 @@ def _dtype_text(value: ast.expr | None, tree: Tree) -> str:
     return ast.unparse(tree.resolved(value)) if value is not None else ""
 
 
-def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
+def _casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
     """Whether the call puts a model's own parameters in a dtype `dtype` matches:
     `model.half()`, `model.to(torch.bfloat16)`, `from_pretrained(..., torch_dtype=...)`, or a
     loader given a keyword dict holding `torch_dtype`."""
@@ -282,6 +282,12 @@ def casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree
     if name == "from_pretrained":
         return bool(dtype.search(_dtype_text(given, tree)))
     return any(dtype.search(_dtype_text(entry, tree)) for entry in _load_kwargs_dtypes(call, tree))
+
+
+def weight_casts(tree: Tree, dtype: re.Pattern[str]) -> list[ast.Call]:
+    """Every call in the code that puts a model's own parameters in a dtype `dtype` matches."""
+    models = model_names(tree)
+    return [call for call in tree.calls if _casts_weights(call, models, dtype, tree)]
 
 
 def _load_kwargs_dtypes(call: ast.Call, tree: Tree) -> list[ast.expr]:
