@@ -1,10 +1,10 @@
 """What a description says that states no failure, masked before its class is read.
 
-The class rules (stated.py) count phrases; a phrase inside a denial ("no crash or
-NaN"), a setting the user describes ("the backbone is frozen"), a failure already
-worked around, a cause the user only asks about ("is Qwen incompatible with vLLM?"),
-or a "never starts" beside the error it follows would each count for a class the
-user does not report.
+The class rules (class_phrases.py, read by stated.py) count phrases; a phrase inside
+a denial ("no crash or NaN"), a setting the user describes ("the backbone is
+frozen"), a failure already worked around, a cause the user only asks about ("is
+Qwen incompatible with vLLM?"), or a "never starts" beside the error it follows
+would each count for a class the user does not report.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 
+from trainwreck.analyzers.code.casts import weight_casts
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, weight_casts
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES
 from trainwreck.analyzers.code.tree import Hit, Tree, last
 
 _BFLOAT16 = re.compile(r"\bbfloat16\b")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 import re
 
+from trainwreck.analyzers.code.casts import weight_casts
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import weight_casts
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last, number
 
 # Half of float16's smallest subnormal (2**-24): round to nearest, ties to even, makes

@@ -18,8 +18,9 @@ import ast
 import re
 
 from trainwreck.analyzers.code import half_adam
+from trainwreck.analyzers.code.casts import weight_casts
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES, weight_casts
+from trainwreck.analyzers.code.names import OPTIMIZER_CLASSES
 from trainwreck.analyzers.code.tree import Hit, Tree, keyword, last
 
 _FLOAT16 = re.compile(r"\b(?:float16|half)\b")

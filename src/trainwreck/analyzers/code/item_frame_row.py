@@ -21,10 +21,11 @@ from trainwreck.analyzers.code.tree import Hit, Tree, dotted
 _ROW_INDEXERS = frozenset({"iloc", "loc", "iat", "at"})
 
 
-def _frame_rows(function: ast.AST) -> list[ast.Subscript]:
-    """`self.<frame>.iloc[...]` (or loc/iat/at) on the dataset's own storage."""
+def _frame_rows(function: ast.AST) -> list[tuple[ast.Subscript, str]]:
+    """`self.<frame>.iloc[...]` (or loc/iat/at) on the dataset's own storage, with the
+    indexer used."""
     return [
-        node
+        (node, node.value.attr)
         for node in ast.walk(function)
         if isinstance(node, ast.Subscript)
         and isinstance(node.value, ast.Attribute)
@@ -38,7 +39,8 @@ def _find(tree: Tree) -> list[Hit]:
     for function in item_methods(tree):
         rows = _frame_rows(function)
         if rows:
-            hits.append(tree.hit(rows[0], indexer=rows[0].value.attr))  # type: ignore[attr-defined]
+            row, indexer = rows[0]
+            hits.append(tree.hit(row, indexer=indexer))
     return hits
 
 

@@ -22,7 +22,6 @@ from trainwreck.analyzers.code.tree import (
     calls,
     dotted,
     is_method,
-    keyword,
     last,
     receiver,
 )
@@ -256,55 +255,6 @@ def is_module(value: ast.expr, models: set[str]) -> bool:
         return dotted(value) in models
     constructed = last(value)[:1].isupper() and not _NOT_A_MODULE.search(last(value))
     return _builds_module(value, set()) or (constructed and not names_loss_call(last(value)))
-
-
-# Module methods that cast every parameter, with the dtype each casts to.
-_CAST_METHODS = {"half": "float16", "bfloat16": "bfloat16"}
-
-
-def _dtype_text(value: ast.expr | None, tree: Tree) -> str:
-    """A dtype argument's text, a name followed to its assignment (`DTYPE = torch.half`)."""
-    return ast.unparse(tree.resolved(value)) if value is not None else ""
-
-
-def _casts_weights(call: ast.Call, models: set[str], dtype: re.Pattern[str], tree: Tree) -> bool:
-    """Whether the call puts a model's own parameters in a dtype `dtype` matches:
-    `model.half()`, `model.to(torch.bfloat16)`, `from_pretrained(..., torch_dtype=...)`, or a
-    loader given a keyword dict holding `torch_dtype`."""
-    name = last(call)
-    on_module = isinstance(call.func, ast.Attribute) and is_module(call.func.value, models)
-    if name in _CAST_METHODS:
-        return on_module and bool(dtype.search(_CAST_METHODS[name]))
-    if name == "to":
-        given = keyword(call, "dtype") or next(iter(call.args), None)
-        return on_module and bool(dtype.search(_dtype_text(given, tree)))
-    given = keyword(call, "torch_dtype") or keyword(call, "dtype")
-    if name == "from_pretrained":
-        return bool(dtype.search(_dtype_text(given, tree)))
-    return any(dtype.search(_dtype_text(entry, tree)) for entry in _load_kwargs_dtypes(call, tree))
-
-
-def weight_casts(tree: Tree, dtype: re.Pattern[str]) -> list[ast.Call]:
-    """Every call in the code that puts a model's own parameters in a dtype `dtype` matches."""
-    models = model_names(tree)
-    return [call for call in tree.calls if _casts_weights(call, models, dtype, tree)]
-
-
-def _load_kwargs_dtypes(call: ast.Call, tree: Tree) -> list[ast.expr]:
-    """The dtype a wrapper passes on to the model it loads through a keyword dict:
-    `CrossEncoder(name, automodel_args={"torch_dtype": torch.float16})`,
-    `SentenceTransformer(name, model_kwargs=kwargs)` with `kwargs` assigned such a dict."""
-    found = []
-    for given in call.keywords:
-        value = tree.resolved(given.value)
-        if not isinstance(value, ast.Dict):
-            continue
-        found += [
-            entry
-            for key, entry in zip(value.keys, value.values, strict=True)
-            if isinstance(key, ast.Constant) and key.value in ("torch_dtype", "dtype")
-        ]
-    return found
 
 
 def is_forward(call: ast.Call, models: set[str]) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
-from trainwreck.analyzers.code.tree import Hit, Tree, number
+from trainwreck.analyzers.code.tree import Hit, Tree, entry, number
 
 
 def _pair(value: ast.expr, tree: Tree) -> tuple[float, float] | None:
@@ -35,13 +35,11 @@ def _betas(tree: Tree) -> list[tuple[ast.AST, ast.expr]]:
         for given in call.keywords
         if given.arg == "betas"
     ]
-    for node in ast.walk(tree.root):
-        if isinstance(node, ast.Dict):
-            found += [
-                (node, value)
-                for key, value in zip(node.keys, node.values, strict=True)
-                if isinstance(key, ast.Constant) and key.value == "betas"
-            ]
+    found += [
+        (node, value)
+        for node in ast.walk(tree.root)
+        if isinstance(node, ast.Dict) and (value := entry(node, "betas")) is not None
+    ]
     return found
 
 

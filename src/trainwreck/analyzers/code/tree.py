@@ -207,7 +207,12 @@ class Tree:
         if isinstance(node, ast.Call) and last(node) == "int" and len(node.args) == 1:
             return self.resolved(node.args[0], depth + 1)
         if depth < RESOLVE_DEPTH and isinstance(node, ast.Subscript):
-            value = _entry(self.resolved(node.value, depth + 1), node.slice)
+            key = node.slice
+            value = (
+                entry(self.resolved(node.value, depth + 1), key.value)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+                else None
+            )
             if value is not None:
                 return self.resolved(value, depth + 1)
         return node
@@ -260,22 +265,20 @@ class Tree:
         )
 
 
-def _entry(container: ast.expr, key: ast.expr) -> ast.expr | None:
-    """The value a dict literal (`{"lr": 0.1}`) or `dict(lr=0.1)` holds under a constant
-    string key, else None."""
-    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-        return None
+def entry(container: ast.expr, key: str) -> ast.expr | None:
+    """The value a dict literal (`{"lr": 0.1}`) or `dict(lr=0.1)` holds under a string key,
+    else None."""
     if isinstance(container, ast.Dict):
         return next(
             (
                 value
                 for name, value in zip(container.keys, container.values, strict=True)
-                if isinstance(name, ast.Constant) and name.value == key.value
+                if isinstance(name, ast.Constant) and name.value == key
             ),
             None,
         )
     if isinstance(container, ast.Call) and dotted(container.func) == "dict":
-        return keyword(container, key.value)
+        return keyword(container, key)
     return None
 
 
