@@ -1,0 +1,19 @@
+CUDA_VISIBLE_DEVICES=0 python src/train_bash.py \
+    --stage sft \
+    --model_name_or_path /opt/model/Qwen-7B-Chat \
+    --lora_target c_attn \
+    --do_train \
+    --dataset self_cognition \
+    --template chatml \
+    --finetuning_type lora \
+    --output_dir cognition \
+    --overwrite_cache \
+    --per_device_train_batch_size 4 \
+    --gradient_accumulation_steps 4 \
+    --lr_scheduler_type cosine \
+    --logging_steps 10 \
+    --save_steps 1000 \
+    --learning_rate 1e-3 \
+    --num_train_epochs 100.0 \
+    --plot_loss \
+    --fp16
