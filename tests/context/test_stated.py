@@ -525,6 +525,17 @@ def test_quoted_library_words_and_loss_curves_state_their_class(
         ("ValidationError: 1 validation error for DeepSpeedZeroConfig", "config_error"),
         ("MisconfigurationException: ReduceLROnPlateau conditioned on val_loss", "config_error"),
         ("TypeError: __init__() got an unexpected keyword argument 'tokenizer'", "config_error"),
+        # batch-33: TensorFlow's InvalidArgumentError for a shape an op refused, and a Rust
+        # binding's type error about one argument, are crashes, not refused settings
+        (
+            "InvalidArgumentError: ConcatOp : Dimensions of inputs should match: "
+            "shape[0] = [1,256,48,64] vs. shape[1] = [1,288,48,63]",
+            "crash",
+        ),
+        (
+            "TypeError: argument 'tokens': 'NoneType' object cannot be interpreted as an integer",
+            "crash",
+        ),
         # t17C-vllm-max-model-len-exceeds-kv-cache (batch-17): the advice names the settings
         (
             "ValueError: The model's max seq len (131072) is larger than the maximum number of "
@@ -785,3 +796,21 @@ def test_memory_that_creeps_up_slowly_is_an_oom_not_a_slow_run() -> None:
     )
     assert stated is not None and stated.category == "oom", stated
     assert from_symptoms("GPU memory climbs up slowly every epoch").category == "oom"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # a comparison with the CPU's output flagged "diverged": a wrong output
+        ("t33a-pytorch-mps-linear-mismatch-ci-runner", "wrong_output"),
+        # argparse's "error: unrecognized arguments" beside "training never starts": no hang
+        ("t33a-pytorch-xmem-train-rejects-launcher-argument", None),
+        # a question whether another card would run out of memory: the refused bf16 stands
+        ("t33f-lmflow-colab-t4-training-setup-valueerror", "config_error"),
+        ("t33j-segmentation-models-keras-decoder-concat-shape-error", "crash"),
+        ("t33b-llamafactory-qwen-lora-sft-typeerror", "crash"),
+    ],
+)
+def test_batch_33_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-33"))
+    assert (stated.category if stated else None) == category, stated

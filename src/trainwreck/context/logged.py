@@ -47,7 +47,12 @@ _EXCEPTION_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # object has no attribute") is a code error, as is a call that lacks a positional
             # argument ("missing 1 required positional argument")
             r"(?i)config(?!\w*'? (?:is not defined|object has no attribute))|"
-            r"(?<!positional )argument|unexpected keyword|invalid value|not supported|"
+            # but not TensorFlow's InvalidArgumentError type (a shape or value refused by an op,
+            # batch-33's "ConcatOp : Dimensions of inputs should match"), nor a binding's type
+            # error about one argument ("argument 'tokens': 'NoneType' object cannot be
+            # interpreted as an integer", batch-33's LLaMA-Factory thread)
+            r"(?<!positional )(?<!Invalid)argument(?! '\w+': )|unexpected keyword|invalid value|"
+            r"not supported|"
             # pydantic's refusal of a config file: "1 validation error for DeepSpeedZeroConfig"
             r"validation errors? for|"
             # a setting's value refused by a validation: "Invalid data split: trainval,

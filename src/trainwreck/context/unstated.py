@@ -79,12 +79,15 @@ _WORKED_AROUND = re.compile(
 # vLLM" beside outputs of only "!!!!" (batch-29) states a wrong output, not a version conflict.
 _ASKED_CAUSE = re.compile(
     r"\b(?:asks?|asking|asked|wonders?|wondering|wondered|not sure)\b (?:\w+ ){0,2}"
-    r"(?:whether|if) [^.;?]{0,80}?\b(?:incompatib\w*|not (?:supported|compatible)|unsupported)\b"
+    r"(?:whether|if) [^.;?]{0,80}?\b(?:incompatib\w*|not (?:supported|compatible)|unsupported|"
+    # a card the user asks about running out of memory (batch-33's LMFlow thread) is no OOM seen
+    r"run out of memory)\b"
 )
 
 # "Training never starts" beside a reported error is that error's consequence, not a hang.
 _ERROR_REPORTED = re.compile(
-    r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fail(?:s|ed)?\b|traceback)"
+    # argparse's "train.py: error: unrecognized arguments" (batch-33's XMem thread)
+    r"\b(?:exits?|exited|crash\w*|raises?|raised|\w+error\b|fail(?:s|ed)?\b|traceback|error:)"
 )
 _NEVER_STARTS = re.compile(r"(?:never|does ?n[o']t|did ?n[o']t) (?:\w+ )?start\w*(?: training)?")
 
