@@ -321,6 +321,16 @@ def test_tokenizer_fork_names_a_fast_tokenizer_used_before_the_workers_fork() ->
     _decides("code.tokenizer_used_before_fork", case)
 
 
+def test_boosting_fork_names_a_fit_forked_after_the_parent_trained() -> None:
+    """t33e-xgboost-fit-in-child-process-never-returns (batch-33, xgboost#7044): without the
+    detector a stop-sentinel page leads; lgb.train runs at module level before the Process."""
+    case = folder_case(
+        FIRST_SIGHT / "batch-33" / "t33e-xgboost-fit-in-child-process-never-returns",
+        "fork-after-threads-deadlock",
+    )
+    _decides("code.boosting_used_before_fork", case)
+
+
 def test_padding_to_max_length_names_short_texts_padded_to_512() -> None:
     """r15E-transformers-bert-training-very-slow-repro (batch-15): without the detector a ZeRO-3
     all-gather page leads a CPU run; the collate function pads every batch to 512 tokens."""

@@ -14,6 +14,7 @@ BATCH_11 = ROOT / "benchmarks" / "first_sight" / "batch-11"
 BATCH_12 = ROOT / "benchmarks" / "first_sight" / "batch-12"
 BATCH_15 = ROOT / "benchmarks" / "first_sight" / "batch-15"
 BATCH_16 = ROOT / "benchmarks" / "first_sight" / "batch-16"
+BATCH_33 = ROOT / "benchmarks" / "first_sight" / "batch-33"
 CASES = ROOT / "tests" / "cases"
 
 
