@@ -8,20 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
-from trainwreck.context.unset import unnamed_anywhere, unset_in_script
+from trainwreck.context.unset import unset_in_script
 from trainwreck.curation.cases import diagnose_folder
-from trainwreck.engine.gate import UNNAMED_SETUP_FACTOR
-from trainwreck.model import CodeSnippet, Evidence, LogLine
-from trainwreck.pipeline import diagnose
+from trainwreck.model import CodeSnippet, Evidence
 
 BATCHES = Path(__file__).resolve().parents[2] / "benchmarks" / "first_sight"
 SFT_NAN = BATCHES / "batch-22" / "r22E-transformers-trainer-sft-loss-nan-repro"
 SAMPLER_HANG = BATCHES / "batch-28" / "r28a-pytorch-training-freezes-near-end-of-epoch-repro"
-IMPORT_HANG = BATCHES / "batch-33" / "t33f-nncf-import-hangs-after-torch"
 FP16_PAGE = "fp16-overflow-bf16-pretrained-model"
-RANK_PAGE = "collective-in-rank-zero-branch"
 
 # A whole script in float32: imports, a model, the step that runs it.
 SCRIPT = """import torch
@@ -121,41 +116,3 @@ def test_a_single_process_hang_is_not_answered_with_the_pages_about_ranks() -> N
     diagnosis = diagnose_folder(SAMPLER_HANG)
     assert "ddp" in diagnosis.context.unset
     assert diagnosis.hypotheses[0].id == "data-iteration-never-terminates"
-
-
-def test_a_run_told_in_words_that_name_no_process_leaves_several_processes_unnamed() -> None:
-    evidence = Evidence(symptoms="In a Python session `import nncf` never returns.")
-    assert unnamed_anywhere(evidence) == ("ddp", "multi-process")
-
-
-@pytest.mark.parametrize(
-    "symptoms",
-    [
-        "Launched with torchrun, the job never returns.",
-        "Training on 4 GPUs hangs at the first evaluation.",
-        "The HF Trainer run hangs at the first evaluation.",
-    ],
-)
-def test_a_launcher_a_gpu_count_or_a_trainer_names_several_processes(symptoms: str) -> None:
-    assert unnamed_anywhere(Evidence(symptoms=symptoms)) == ()
-
-
-def test_a_ranks_log_prefix_names_several_processes() -> None:
-    line = LogLine(source="train.log", line=1, text="[rank1]: waiting for the barrier")
-    assert unnamed_anywhere(Evidence(symptoms="it hangs", lines=(line,))) == ()
-
-
-def test_a_whole_script_is_read_by_the_script_rule_instead() -> None:
-    assert unnamed_anywhere(_evidence(SCRIPT)) == ()
-
-
-def test_a_described_import_hang_halves_the_pages_about_ranks() -> None:
-    """t33f (batch-33): `import nncf` never returns, told in words alone. A page about a
-    collective in a rank-0 branch led on the hang's words; the same words with a launcher
-    named keep it at twice the strength."""
-    symptoms = str(yaml.safe_load((IMPORT_HANG / "case.yaml").read_text())["symptoms"])
-    alone, launched = (
-        next(h.score for h in diagnose([], symptoms=text).hypotheses if h.id == RANK_PAGE)
-        for text in (symptoms, f"{symptoms} It was started with torchrun.")
-    )
-    assert alone == pytest.approx(launched * UNNAMED_SETUP_FACTOR, rel=0.1)

@@ -15,7 +15,7 @@ from trainwreck.context.hardware import hardware_of
 from trainwreck.context.logged import from_exception
 from trainwreck.context.phase import phase_of
 from trainwreck.context.stated import from_symptoms, ran_out, refined
-from trainwreck.context.unset import unnamed_anywhere, unset_in_script
+from trainwreck.context.unset import unset_in_script
 from trainwreck.context.versions import version_changes, versions_of
 from trainwreck.model import Evidence, RunContext
 
@@ -24,8 +24,7 @@ __all__ = ["KEEP", "build"]
 
 def build(evidence: Evidence) -> RunContext:
     """The run's context: stated class, frameworks, hardware, phase, versions, the
-    setups the user says it does not use, its whole script never turns on or nothing it
-    gave names, and whether
+    setups the user says it does not use or its whole script never turns on, and whether
     they say memory grows."""
     logged = from_exception(evidence.final_exception)
     grows = memory_growth(evidence.symptoms)
@@ -40,6 +39,5 @@ def build(evidence: Evidence) -> RunContext:
         version_changes=version_changes(evidence),
         denied=denied_setups(evidence.symptoms),
         unset=unset_in_script(evidence),
-        unnamed=unnamed_anywhere(evidence),
         memory_grows=grows,
     )

@@ -52,8 +52,7 @@ _OUTSIDE = re.compile(
 _PROCESSES = re.compile(
     rf"(?i)\b(?:{SETUPS['ddp']}|{SETUPS['multi-process']})\b|DataParallel|init_process_group|"
     r"\bdist\.|world_size|"
-    # a rank's own log prefix ("[rank1]:") too
-    r"\b(?:local_)?rank\d*\b|torchrun|torch\.distributed|nproc|\bnccl\b|\bgloo\b|mpirun|\bsrun\b|"
+    r"\b(?:local_)?rank\b|torchrun|torch\.distributed|nproc|\bnccl\b|\bgloo\b|mpirun|\bsrun\b|"
     r"horovod|\bfsdp|fully_shard|\bxm\.|xla_multiprocessing|\bpmap\b|shard_map|\bMesh\(|"
     r"\bstrategy\b|\b(?:[2-9]|[1-9]\d+|two|four|eight)\s*(?:x\s*)?(?:\w+\s+)?(?:GPUs|cards|devices)\b"
 )
@@ -83,22 +82,6 @@ def unset_in_script(evidence: Evidence) -> tuple[str, ...]:
         and not any(words.search(text) for text in said)
     )
     return (*unset, "multi-process") if "ddp" in unset else unset
-
-
-def unnamed_anywhere(evidence: Evidence) -> tuple[str, ...]:
-    """Several processes ("ddp", "multi-process") when no whole script is shown and
-    nothing the run gave names them: no launcher, rank, collective, GPU count or trainer
-    that a launcher spreads. A description can leave the setup out, so this is weaker
-    evidence than a whole script that never turns it on (first-sight batch-33: an
-    `import nncf` that never returned, a data loader frozen at its third evaluation batch
-    and a simulator stuck in its own worker queue, each described with no word of a second
-    process, were answered with pages about ranks waiting on each other)."""
-    if any(snippet.origin == "file" for snippet in evidence.code):
-        return ()
-    said = _said(evidence)
-    if any(_PROCESSES.search(text) or _OUTSIDE_PROCESSES.search(text) for text in said):
-        return ()
-    return ("ddp", "multi-process")
 
 
 def _said(evidence: Evidence) -> list[str]:

@@ -68,10 +68,6 @@ OFF_LOGGED_CLASS_FACTOR = 0.6
 # A page about another phase (an install step in a run that failed while training) is as
 # far from the run as a page for an absent framework.
 OTHER_PHASE_FACTOR = FRAMEWORK_ABSENT_FACTOR
-# A setup nothing in the run names (several processes, in a run described only in words
-# and logs) may just have gone unsaid: half a demotion, between a page that fits and one
-# whose setup a whole script never turns on.
-UNNAMED_SETUP_FACTOR = 0.5
 # An OOM page whose memory does not grow, when the user says memory grows: the course
 # argues against it as firmly as a related class does against an in-class page.
 STEADY_MEMORY_FACTOR = RELATED_CLASS_FACTOR
@@ -133,15 +129,13 @@ def related(first: Category, second: Category) -> bool:
 
 def _absent_setup(title: str, context: RunContext) -> tuple[str, float] | None:
     """Why the run lacks a setup the page's title rests on, and what that keeps of the
-    page: the user denies it, the whole script shown never turns it on, or nothing the run
-    gave names it (the user's word first); None when it has it."""
+    page: the user denies it, or the whole script shown never turns it on (the user's word
+    first); None when it has it."""
     if denied := rests_on(title, context.denied):
         return f"your description says the run uses no {', '.join(denied)}", DENIED_SETUP_FACTOR
     if unset := rests_on(title, context.unset):
         why = f"the script you gave never turns on {', '.join(unset)}"
         return why, FRAMEWORK_ABSENT_FACTOR
-    if unnamed := rests_on(title, context.unnamed):
-        return f"nothing in the run names {', '.join(unnamed)}", UNNAMED_SETUP_FACTOR
     return None
 
 

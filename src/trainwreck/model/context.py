@@ -44,9 +44,7 @@ class RunContext(Frozen):
     `frameworks` maps each framework seen to where it was seen; a page for a
     framework that is absent does not rank on a shared word alone. `denied` holds the
     setups the user says the run does not use (fp16, DeepSpeed, LoRA, ...), `unset`
-    those a whole script shown never turns on (fp16 in a float32 script), `unnamed`
-    those nothing the run gave names at all (several processes, in a run shown by its
-    words and logs alone);
+    those a whole script shown never turns on (fp16 in a float32 script);
     `memory_grows` the words that say memory climbs over the run (the OOM's course).
     """
 
@@ -59,5 +57,4 @@ class RunContext(Frozen):
     version_changes: tuple[VersionChange, ...] = ()
     denied: tuple[str, ...] = ()
     unset: tuple[str, ...] = ()
-    unnamed: tuple[str, ...] = ()
     memory_grows: tuple[str, ...] = ()
