@@ -67,6 +67,7 @@ MEASURED_BATCHES = (
     "batch-30",
     "batch-31",
     "batch-32",
+    "batch-33",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
