@@ -48,7 +48,10 @@ def test_fires_on_a_fit_in_the_parent_before_the_fork(parent: str) -> None:
         ("pass", ""),  # the parent never trains: no thread pool to inherit
         ("def warm():\n    lgb.train({}, lgb.Dataset(X, label=y))", ""),  # not run at start-up
         ("lgb.train({}, lgb.Dataset(X, label=y))", 'multiprocessing.set_start_method("spawn")'),
-        ("lgb.train({}, lgb.Dataset(X, label=y))", 'ctx = multiprocessing.get_context("forkserver")'),
+        (
+            "lgb.train({}, lgb.Dataset(X, label=y))",
+            'ctx = multiprocessing.get_context("forkserver")',
+        ),
     ],
 )
 def test_quiet_without_a_parent_fit_or_with_a_start_method_that_does_not_fork(
