@@ -201,6 +201,17 @@ def test_a_back_reference_widens_to_its_group_not_to_any_text() -> None:
     assert _without_backreferences(regex) == r"\[(?P<pad>\d+)(?:,\s*(?:\d+)\b){5,}\]"
 
 
+def test_a_numbered_back_reference_widens_to_its_own_group() -> None:
+    """Joined into the log reader's one keep regex, `\\1` named the first group of another
+    page's signature, so a manual SGD line (`w = w - lr * w.grad`) was kept by the literal
+    automaton but not by the joined regex (tests/evidence/test_evidence_matcher.py)."""
+    from trainwreck.kb import _without_backreferences
+
+    regex = r"\b(\w+)\s*=\s*\1\s*-\s*lr\s*\*\s*\1\.grad"
+    assert _without_backreferences(regex) == r"\b(\w+)\s*=\s*(?:\w+)\s*-\s*lr\s*\*\s*(?:\w+)\.grad"
+    assert _without_backreferences(r"(a)(?P<x>b)\2\1") == r"(a)(?P<x>b)(?:b)(?:a)"
+
+
 def test_symlink_loops_in_a_run_directory_are_warnings_and_the_log_is_still_read(
     tmp_path: Path,
 ) -> None:

@@ -68,8 +68,34 @@ def _group_body(regex: str, name: str) -> str | None:
     start = regex.find(f"(?P<{name}>")
     if start < 0:
         return None
-    index, depth, in_class = start + len(name) + 5, 1, False
-    body_start = index
+    return _body_from(regex, start + len(name) + 5)
+
+
+def _numbered_group_starts(regex: str) -> list[int]:
+    """Where the body of each capturing group (named or not) begins, in group-number order."""
+    starts: list[int] = []
+    index, in_class = 0, False
+    while index < len(regex):
+        char = regex[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif char == "(" and not in_class:
+            if not regex.startswith("?", index + 1):
+                starts.append(index + 1)
+            elif regex.startswith("?P<", index + 1):
+                starts.append(regex.index(">", index) + 1)
+        index += 1
+    return starts
+
+
+def _body_from(regex: str, body_start: int) -> str | None:
+    """The pattern from `body_start` to the parenthesis that closes its group."""
+    index, depth, in_class = body_start, 1, False
     while index < len(regex):
         char = regex[index]
         if char == "\\":
@@ -88,15 +114,24 @@ def _group_body(regex: str, name: str) -> str | None:
 
 
 def _without_backreferences(regex: str) -> str:
-    """Each `(?P=name)` widened to its group's own pattern: the text it must repeat
-    matches that pattern too. (Widening to `.+?` inside a repeated group backtracks
-    exponentially on a long line that almost matches.)"""
+    """Each back-reference (`(?P=name)`, `\\1`) widened to its group's own pattern: the
+    text it must repeat matches that pattern too. (Widening to `.+?` inside a repeated
+    group backtracks exponentially on a long line that almost matches.)"""
 
     def widened(match: re.Match[str]) -> str:
         body = _group_body(regex, match.group(1))
         return f"(?:{body})" if body is not None else ".+?"
 
-    return re.sub(r"\(\?P=(\w+)\)", widened, regex)
+    def widened_number(match: re.Match[str]) -> str:
+        starts = _numbered_group_starts(regex)
+        number = int(match.group(1))
+        body = _body_from(regex, starts[number - 1]) if number <= len(starts) else None
+        return f"(?:{body})" if body is not None else ".+?"
+
+    # A numbered back-reference (`\1`) too: joined with other parts it would name
+    # another part's group (a manual-SGD page's `(\w+) = \1 - lr * \1.grad`).
+    numbered = re.sub(r"(?<!\\)\\([1-9])", widened_number, regex)
+    return re.sub(r"\(\?P=(\w+)\)", widened, numbered)
 
 
 @cache
