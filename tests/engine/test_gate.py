@@ -147,7 +147,11 @@ def test_a_trainer_evaluation_page_is_demoted_in_a_run_without_transformers() ->
     assert page.requires == ("transformers",)
     batch_18 = BATCH_6.parent / "batch-18"
     shown = diagnose_folder(batch_18 / "t18A-pytorch-validation-oom-after-first-epoch")
-    assert shown.hypotheses[0].id == "inference-without-no-grad"
+    top = shown.hypotheses[:3]
+    assert page.id not in [h.id for h in top]
+    # the no_grad page shares the leading score (a tie within TIE, which the KB's word
+    # weights can tip either way as pages are added)
+    assert "inference-without-no-grad" in [h.id for h in top if h.score == top[0].score]
 
 
 def test_a_page_the_description_excludes_is_no_candidate_even_when_its_log_line_matched() -> None:
