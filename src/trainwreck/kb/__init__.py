@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -71,10 +72,10 @@ def _group_body(regex: str, name: str) -> str | None:
     return _body_from(regex, start + len(name) + 5)
 
 
-def _numbered_group_starts(regex: str) -> list[int]:
-    """Where the body of each capturing group (named or not) begins, in group-number order."""
-    starts: list[int] = []
-    index, in_class = 0, False
+def _structural(regex: str, start: int = 0) -> Iterator[int]:
+    """Where the regex's own syntax stands from `start`: every index outside an escape
+    and outside a character class."""
+    index, in_class = start, False
     while index < len(regex):
         char = regex[index]
         if char == "\\":
@@ -84,32 +85,32 @@ def _numbered_group_starts(regex: str) -> list[int]:
             in_class = True
         elif char == "]" and in_class:
             in_class = False
-        elif char == "(" and not in_class:
-            if not regex.startswith("?", index + 1):
-                starts.append(index + 1)
-            elif regex.startswith("?P<", index + 1):
-                starts.append(regex.index(">", index) + 1)
+        elif not in_class:
+            yield index
         index += 1
+
+
+def _numbered_group_starts(regex: str) -> list[int]:
+    """Where the body of each capturing group (named or not) begins, in group-number order."""
+    starts: list[int] = []
+    for index in _structural(regex):
+        if regex[index] != "(":
+            continue
+        if not regex.startswith("?", index + 1):
+            starts.append(index + 1)
+        elif regex.startswith("?P<", index + 1):
+            starts.append(regex.index(">", index) + 1)
     return starts
 
 
 def _body_from(regex: str, body_start: int) -> str | None:
     """The pattern from `body_start` to the parenthesis that closes its group."""
-    index, depth, in_class = body_start, 1, False
-    while index < len(regex):
-        char = regex[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[" and not in_class:
-            in_class = True
-        elif char == "]" and in_class:
-            in_class = False
-        elif not in_class and char in "()":
-            depth += 1 if char == "(" else -1
+    depth = 1
+    for index in _structural(regex, body_start):
+        if regex[index] in "()":
+            depth += 1 if regex[index] == "(" else -1
             if depth == 0:
                 return regex[body_start:index]
-        index += 1
     return None
 
 
@@ -122,8 +123,9 @@ def _without_backreferences(regex: str) -> str:
         body = _group_body(regex, match.group(1))
         return f"(?:{body})" if body is not None else ".+?"
 
+    starts = _numbered_group_starts(regex)
+
     def widened_number(match: re.Match[str]) -> str:
-        starts = _numbered_group_starts(regex)
         number = int(match.group(1))
         body = _body_from(regex, starts[number - 1]) if number <= len(starts) else None
         return f"(?:{body})" if body is not None else ".+?"
