@@ -57,11 +57,13 @@ def read_records(path: Path) -> list[CaseRecord]:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                records.append(CaseRecord.model_validate(json.loads(line)))
-            except (json.JSONDecodeError, ValidationError) as error:
-                first = str(error).splitlines()[0]
-                raise KnowledgeBaseError(f"{path}:{number}: not a case record: {first}") from None
+            try:  # pydantic's own JSON reader: about twice as fast as json.loads, then validating
+                records.append(CaseRecord.model_validate_json(line))
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(str(part) for part in first["loc"])
+                why = f"{where}: {first['msg']}" if where else first["msg"]
+                raise KnowledgeBaseError(f"{path}:{number}: not a case record: {why}") from None
     return records
 
 
