@@ -189,6 +189,23 @@ def test_nccl_is_seen_inside_process_group_names() -> None:
     assert "nccl" in _context_of("automodel-ckpt-barrier-timeout-1038").frameworks
 
 
+@pytest.mark.parametrize(
+    ("line", "nccl"),
+    [
+        # batch-34's two-node torchrun hang: the job never printed "NCCL"
+        (
+            "torchrun --nproc_per_node=2 --nnodes=2 --node_rank=0 --master_addr=10.0.0.1 main.py",
+            True,
+        ),
+        ("a multi-node job on 4 nodes", True),
+        ("torchrun --nnodes=1 --nproc_per_node=8 train.py", False),
+        ("the graph has two nodes and one edge", False),
+    ],
+)
+def test_a_job_launched_over_several_nodes_talks_through_nccl(line: str, nccl: bool) -> None:
+    assert bool(FRAMEWORK_WORDS["nccl"].search(line)) is nccl
+
+
 def test_an_xla_python_client_error_is_a_jax_run() -> None:
     """jaxlib's XLA client prints from xla/python/ (jax-ml/jax#788): a JAX run, not torch."""
     context = _context_of("jax-preallocation-off-oom-788")

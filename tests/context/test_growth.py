@@ -20,6 +20,11 @@ from trainwreck.context.growth import memory_growth
         ("RAM climbs steadily throughout the epoch", ("ram climbs",)),
         ("host RSS keeps going up every epoch", ("host rss keeps going up",)),
         ("I suspect a memory leak in the evaluation loop", ("memory leak",)),
+        # batch-34's DGL thread: what each step takes and never gives back
+        (
+            "in validation each forward pass allocates new memory that is not released",
+            ("memory that is not released",),
+        ),
         # the course ruled out: memory that does not grow states nothing
         ("GPU memory does not grow between steps, it OOMs at step 0", ()),
         ("RAM never increases; the kill comes at load time", ()),

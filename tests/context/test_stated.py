@@ -803,8 +803,9 @@ def test_memory_that_creeps_up_slowly_is_an_oom_not_a_slow_run() -> None:
     [
         # a comparison with the CPU's output flagged "diverged": a wrong output
         ("t33a-pytorch-mps-linear-mismatch-ci-runner", "wrong_output"),
-        # argparse's "error: unrecognized arguments" beside "training never starts": no hang
-        ("t33a-pytorch-xmem-train-rejects-launcher-argument", None),
+        # argparse's "error: unrecognized arguments" beside "training never starts": no hang,
+        # the refused argument (read as a config error since batch-34)
+        ("t33a-pytorch-xmem-train-rejects-launcher-argument", "config_error"),
         # a question whether another card would run out of memory: the refused bf16 stands
         ("t33f-lmflow-colab-t4-training-setup-valueerror", "config_error"),
         ("t33j-segmentation-models-keras-decoder-concat-shape-error", "crash"),
@@ -814,3 +815,24 @@ def test_memory_that_creeps_up_slowly_is_an_oom_not_a_slow_run() -> None:
 def test_batch_33_descriptions_state_their_class(case: str, category: str | None) -> None:
     stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-33"))
     assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # each stated no class at ada73364
+        ("t34i-causvid-generator-fails-to-converge", "divergence"),  # "struggles to converge"
+        ("t34b-trl-grpo-on-saved-lora-adapter-reward-flat", "divergence"),  # a reward stuck
+        ("t34g-sb3-ppo-training-slow-on-xeon-workstation", "slow_throughput"),  # "a very long time"
+        ("t34g-litgpt-tutorial-lora-command-rejected", "config_error"),  # "an invalid choice"
+        # "NANSY" is a model's name, not NaNs (the stall it describes names no class)
+        ("t34g-nansy-voice-training-stalls-cpu-pegged-gpu-idle", None),
+    ],
+)
+def test_batch_34_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-34"))
+    assert (stated.category if stated else None) == category, stated
+
+
+def test_a_reward_that_rises_states_no_divergence() -> None:
+    assert from_symptoms("the reward increases steadily over the first 200 steps") is None

@@ -59,7 +59,7 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "nan_inf",
         # "memory overflow" is a user's word for an OOM, not a numeric overflow
         re.compile(
-            r"\bnan(?:s|\b)|\binf(?:inity|inite)?\b|non-finite|"
+            r"\bnans?\b|\binf(?:inity|inite)?\b|non-finite|"
             # numpy's warning when a NaN or inf is cast to an integer image
             r"invalid value encountered|"
             r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b"
@@ -80,6 +80,12 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?:decreas\w*|go(?:es|ing)? down|drop\w*|chang\w*|improv\w*|mov\w*|converg\w*))|"
             r"\bdiverg\w*|"
             r"(?:do(?:es)? ?n[o']t|did ?n[o']t|not|never|stops?) (?:learn\w*|converg\w*)|"
+            # "with bf16 parameters the model struggles to converge" (batch-34's CausVid thread)
+            r"\b(?:struggl\w*|fail\w*|unable) to converge|"
+            # "the reward does not increase at all" (batch-34's GRPO-on-an-adapter thread): a
+            # reward that rises is good news, so only its standing still states a failure
+            r"\brewards? (?:\w+ ){0,3}(?:do(?:es)? ?n[o']t|did ?n[o']t|never|not) (?:\w+ )?"
+            r"(?:increas|improv|go(?:es)? up|ris|grow|chang|mov)\w*|"
             # "loss ... drops at first, then jumps up and keeps growing", "the loss drops for four
             # epochs and then gets stuck around 0.85": the loss's own clause, up to a "but" or a
             # metric ("loss drops to 0.001 but token accuracy is stuck" is about the metric)
@@ -199,6 +205,8 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"(?<!memory.)utili[sz]ation (?:is |of |at )?(?:only |about |around |~)*"
             r"(?:low|only|\d)|"
             r"takes? (?:much |way |far )?longer|(?:much|way|far|\d+x) (?:slower|longer)|"
+            # "training takes a very long time" (batch-34's SB3 thread)
+            r"(?:takes?|took|taking) (?:a )?(?:very |really |so |too |extremely )long\b|"
             r"speed (?:drop|regress)\w*|performance (?:drop|regress|degrad)\w*|latency|"
             r"no speed-?up|(?:step|iteration|iter) time|minutes per token|"
             # "time per token about 110 ms versus about 18 ms" (batch-29's TGI thread)
@@ -332,7 +340,10 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"invalid (?:argument|value|config\w*|option|parameter)|unexpected keyword|"
             r"is not a valid \w+|"
             r"\b(?:argument|parameter|flag|option|key) (?:\w+ )?(?:error|ignored|invalid|"
-            r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error"
+            r"not (?:recogni[sz]ed|supported|allowed))|not supported|unsupported|validation error|"
+            # argparse refusing what was typed: "'finetune_lora' is an invalid choice" (batch-34's
+            # LitGPT thread), "unrecognized arguments: --local-rank=1"
+            r"invalid choice|unrecogni[sz]ed arguments?"
         ),
     ),
     (

@@ -85,8 +85,12 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     # Keras 3 runs on TensorFlow, JAX or torch; tf_keras is the Keras 2 package for TF 2.16+
     # and its own classes in messages (KerasTensor, KerasVariable)
     "keras": re.compile(r"(?i:\bkeras\b|\btf[-_]keras\b)|\bKeras[A-Z]\w*"),
-    # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG
-    "nccl": re.compile(r"nccl", re.I),
+    # also inside names: ProcessGroupNCCL.cpp, WorkNCCL(...), NCCL_DEBUG; and a torch job
+    # launched over several nodes, whose GPUs talk through NCCL unless the script names
+    # another backend (batch-34's two-node torchrun hang never printed the word)
+    "nccl": re.compile(
+        r"(?i:nccl)|--nnodes[= ]?(?:[2-9]|\d{2})|--node[-_]rank\b|(?i:\bmulti-?node\b)"
+    ),
     "cuda": re.compile(r"\bcuda\b|\bcudnn\b|\bcublas\b|nvidia-smi|\bnvcc\b", re.I),
     "xformers": re.compile(r"xformers", re.I),
     "apex": re.compile(r"\bapex\b"),

@@ -23,7 +23,10 @@ _RISES = (
 # noun, at most three words (usage, slowly, steadily), then a word of rising.
 _GROWS = re.compile(
     rf"\b{_MEMORY}(?: \w+){{0,3}}? {_RISES}\b|"
-    r"\bmemory leak\w*|\bleak(?:s|ing)? (?:\w+ )?memory\b",
+    r"\bmemory leak\w*|\bleak(?:s|ing)? (?:\w+ )?memory\b|"
+    # "each forward pass allocates new memory that is not released" (batch-34's DGL thread):
+    # what every step takes and keeps adds up
+    rf"\b{_MEMORY} (?:that |which )?(?:is |was |gets |are )?(?:not|never) (?:released|freed)\b",
 )
 # "memory does not grow", "RAM never increases": the course the user rules out.
 _RULED_OUT = re.compile(

@@ -158,7 +158,11 @@ def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
         if c.specific:
             matched[c.pattern.category] = max(matched.get(c.pattern.category, 0.0), c.score)
         if c.said >= SAID_SPECIFIC:
-            said[c.pattern.category] = max(said.get(c.pattern.category, 0.0), c.score)
+            # under every class users report it as (`seen_as`): a config page users meet as a
+            # crash is the specific answer beside a page that restates the crash (batch-34's
+            # --local_rank thread, whose one log line was the illegal memory access it led to)
+            for kind in c.pattern.classes:
+                said[kind] = max(said.get(kind, 0.0), c.score)
         if c.known_bug:
             known_bug = max(known_bug, c.score)
     return [_capped(c, matched, said, known_bug) for c in candidates]
