@@ -68,6 +68,7 @@ MEASURED_BATCHES = (
     "batch-31",
     "batch-32",
     "batch-33",
+    "batch-34",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"

@@ -15,6 +15,7 @@ BATCH_12 = ROOT / "benchmarks" / "first_sight" / "batch-12"
 BATCH_15 = ROOT / "benchmarks" / "first_sight" / "batch-15"
 BATCH_16 = ROOT / "benchmarks" / "first_sight" / "batch-16"
 BATCH_33 = ROOT / "benchmarks" / "first_sight" / "batch-33"
+BATCH_34 = ROOT / "benchmarks" / "first_sight" / "batch-34"
 CASES = ROOT / "tests" / "cases"
 
 

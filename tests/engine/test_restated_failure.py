@@ -42,6 +42,22 @@ def test_words_below_the_threshold_or_in_another_class_leave_it_alone() -> None:
         assert yield_to_specific([restating, other])[0].score == 0.75
 
 
+def test_a_page_users_report_as_the_restated_class_counts_for_it() -> None:
+    """batch-34's maskrcnn thread: `--local_rank 1` used to pick a GPU (a config page users
+    meet as a crash) beside the illegal-memory-access page its one log line matched."""
+    restating = page("cuda-illegal-memory-access")
+    assert restating.restates_failure and restating.category == "crash"
+    named = page("local-rank-flag-used-to-pick-gpu")
+    assert named.category == "config_error" and "crash" in named.classes
+    capped = yield_to_specific(
+        [
+            _candidate("cuda-illegal-memory-access", 0.74, weight=0.9),
+            _candidate("local-rank-flag-used-to-pick-gpu", 0.33, said=1.0),
+        ]
+    )
+    assert capped[0].score == round(GENERIC_SHARE * 0.33, 4)
+
+
 def test_a_catch_all_that_does_not_restate_the_failure_keeps_its_score() -> None:
     """api-missing-in-installed-release names a cause (the call is not in this release):
     the words alone do not move it."""
