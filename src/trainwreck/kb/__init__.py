@@ -121,11 +121,8 @@ def _without_backreferences(regex: str) -> str:
     """Each back-reference (`(?P=name)`, `\\1`) widened to its group's own pattern: the
     text it must repeat matches that pattern too. (Widening to `.+?` inside a repeated
     group backtracks exponentially on a long line that almost matches.)"""
-
-    # A numbered back-reference (`\1`) too: joined with other parts it would name
-    # another part's group (a manual-SGD page's `(\w+) = \1 - lr * \1.grad`).
     if _NUMBERED_BACKREFERENCE.search(regex) is None and "(?P=" not in regex:
-        return regex  # most signatures: no group scan needed
+        return regex  # nearly every signature: nothing to widen, so no scan of its groups
 
     def widened(match: re.Match[str]) -> str:
         body = _group_body(regex, match.group(1))
@@ -138,6 +135,8 @@ def _without_backreferences(regex: str) -> str:
         body = _body_from(regex, starts[number - 1]) if number <= len(starts) else None
         return f"(?:{body})" if body is not None else ".+?"
 
+    # A numbered back-reference (`\1`) too: joined with other parts it would name
+    # another part's group (a manual-SGD page's `(\w+) = \1 - lr * \1.grad`).
     numbered = _NUMBERED_BACKREFERENCE.sub(widened_number, regex)
     return re.sub(r"\(\?P=(\w+)\)", widened, numbered)
 
