@@ -16,8 +16,10 @@ import ast
 from trainwreck.analyzers.code.detector import Detector
 from trainwreck.analyzers.code.tree import Hit, Tree, names_in
 
-# Calls whose results are a module's own tensors: rebinding a loop name over them loses the update.
-_TENSOR_SOURCES = ("parameters(", "buffers(", "state_dict(")
+# Methods that hand out a module's own tensors: rebinding a loop name over them loses the update.
+_TENSOR_SOURCES = frozenset(
+    {"parameters", "named_parameters", "buffers", "named_buffers", "state_dict"}
+)
 
 
 def _loop_names(loop: ast.For) -> set[str]:
@@ -34,7 +36,7 @@ def _find(tree: Tree) -> list[Hit]:
     for loop in tree.nodes:
         if not isinstance(loop, ast.For):
             continue
-        if not any(source in ast.unparse(loop.iter) for source in _TENSOR_SOURCES):
+        if not any(name.rsplit(".", 1)[-1] in _TENSOR_SOURCES for name in names_in(loop.iter)):
             continue
         names = _loop_names(loop)
         for position, statement in enumerate(loop.body):

@@ -13,12 +13,11 @@ from __future__ import annotations
 import ast
 
 from trainwreck.analyzers.code.detector import Detector
+from trainwreck.analyzers.code.losses import is_loss_call, is_loss_name
 from trainwreck.analyzers.code.tree import Hit, Tree, dotted, last
 
 # Libraries whose Trainer reads the loss from a model's outputs this way.
 _HF_TRAINERS = ("transformers", "trl")
-# Loss functions by name: `F.cross_entropy(...)`, `self.criterion(...)`, `loss_fn(...)`.
-_LOSS_CALLS = ("loss", "cross_entropy", "criterion", "nll")
 
 
 def _uses_hf_trainer(tree: Tree) -> bool:
@@ -32,9 +31,7 @@ def _uses_hf_trainer(tree: Tree) -> bool:
 
 
 def _is_loss(node: ast.expr) -> bool:
-    if isinstance(node, ast.Call):
-        return any(word in last(node).lower() for word in _LOSS_CALLS)
-    return "loss" in last(node).lower()
+    return is_loss_call(node) if isinstance(node, ast.Call) else is_loss_name(dotted(node))
 
 
 def _find(tree: Tree) -> list[Hit]:
