@@ -422,3 +422,17 @@ def test_collect_env_on_a_cuda_machine_is_not_rocm() -> None:
     )
     assert build(collect([str(listing)])).hardware == "cuda"
     assert hardware_of(Evidence(symptoms="ROCM used to build PyTorch: 6.2.41133")) == "rocm"
+
+
+@pytest.mark.parametrize(
+    ("symptoms", "framework"),
+    [
+        # batch-35's SD3 ControlNet thread named only the example script
+        ("Training examples/controlnet/train_controlnet_sd3.py runs out of memory", "diffusers"),
+        ("an SD3 ControlNet fine-tune on one A100", "diffusers"),
+        # a split helper only torch has
+        ("the script splits the tickets 80/10/10 with random_split", "pytorch"),
+    ],
+)
+def test_words_that_name_a_framework_without_its_name(symptoms: str, framework: str) -> None:
+    assert framework in build(Evidence(symptoms=symptoms)).frameworks

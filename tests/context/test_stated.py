@@ -836,3 +836,47 @@ def test_batch_34_descriptions_state_their_class(case: str, category: str | None
 
 def test_a_reward_that_rises_states_no_divergence() -> None:
     assert from_symptoms("the reward increases steadily over the first 200 steps") is None
+
+
+@pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # NumPy's "_ArrayMemoryError", and "fails with a memory error"
+        ("t35d-llama-cpp-python-qwen2-arraymemoryerror-on-load", "oom"),
+        ("t35d-exllamav2-convert-memory-error-token-embeddings", "oom"),
+        # a launcher's "exits with return code = -7", a process's "exit code -1073740791"
+        ("t35c-deepspeed-chat-exits-return-code-7-no-error", "crash"),
+        ("t35e-catboost-gpu-exit-code-0xc0000409", "crash"),
+        # "pressing Ctrl+C no longer terminates the server"
+        ("t35d-tgi-ctrl-c-does-not-stop-server", "hang"),
+        # "stalls for a noticeable amount of time before the next epoch starts": a pause
+        ("t35e-keras-pause-after-every-epoch", "slow_throughput"),
+        # "fitting takes about a minute and a half"
+        ("t35e-xgboost-tiny-regression-takes-90s", "slow_throughput"),
+        # "also posted the question on Stack Overflow" is no numeric overflow
+        ("t35e-lightgbm-ranker-predicts-all-zeros", None),
+        # "the slow and fast RoFormer tokenizers" name two implementations, not a speed
+        ("t35b-transformers-roformer-tokenizer-ids-change-after-save", None),
+    ],
+)
+def test_batch_35_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-35"))
+    assert (stated.category if stated else None) == category, stated
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # a bare duration is said of fine runs too
+        ("the run takes about a minute, as expected", None),
+        # a stall with no end is still a hang
+        ("it stalls and never comes back", "hang"),
+        # a clean exit is no crash
+        ("the job exits with exit code 0", None),
+    ],
+)
+def test_a_plain_duration_an_endless_stall_and_a_clean_exit(
+    text: str, category: str | None
+) -> None:
+    stated = from_symptoms(text)
+    assert (stated.category if stated else None) == category, stated

@@ -34,6 +34,20 @@ CASES = Path(__file__).parent.parent / "cases"
             "4.46",
         ),
         ("downgrading peft to 0.13.2 fixes it", "peft", "0.13.2", None),
+        # packages beyond the torch stack, and a release series (batch-35's TGI and Lightning)
+        (
+            "The same model and command worked with TGI 2.0.0.",
+            "text-generation-inference",
+            "2.0.0",
+            None,
+        ),
+        (
+            "After upgrading PyTorch Lightning from 1.3.x to 1.4.x the metrics are weird",
+            "lightning",
+            "1.3",
+            "1.4",
+        ),
+        ("after upgrading to LightGBM 4.2.0 it never finishes", "lightgbm", None, "4.2.0"),
     ],
 )
 def test_a_named_change_gives_package_and_window(
@@ -52,6 +66,8 @@ def test_a_named_change_gives_package_and_window(
         # first-sight batch-2 deepspeed-0140-zero2-grad-norm-nan-5347: "fine" inside
         # "fine-tuning" was read as "works with deepspeed 0.14.0", the failing version.
         "training LLaMA-VID stage 2 (full fine-tuning) with deepspeed==0.14.0 and the Trainer",
+        # batch-31's TF thread: the libraries were found, which says nothing of the run
+        "TensorFlow 2.1 (GPU build, CUDA 10.1 libraries load fine)",
     ],
 )
 def test_numbers_that_are_not_a_version_change(text: str) -> None:
@@ -81,3 +97,17 @@ def test_versions_the_description_names_where_the_logs_print_none() -> None:
     versions = versions_of(evidence)
     assert versions["peft"] == "0.15.0" and versions["deepspeed"] == "0.16.5"
     assert versions["torch"] == "2.7.0"  # what the environment listing printed wins
+
+
+def test_a_change_without_its_failing_side_fails_on_the_version_the_run_shows() -> None:
+    # batch-35's TGI thread: the image tag names the failing release, the words the good one
+    evidence = Evidence(
+        symptoms="Running text-generation-inference:2.0.2 with a CodeLlama fine-tune fails "
+        "at warmup. The same model and command worked with TGI 2.0.0."
+    )
+    (change,) = version_changes(evidence)
+    assert (change.package, change.good, change.bad) == (
+        "text-generation-inference",
+        "2.0.0",
+        "2.0.2",
+    )

@@ -1,7 +1,14 @@
-"""How processes ended: SIGKILL (the OOM killer), SIGSEGV, SIGABRT."""
+"""How processes ended: SIGKILL (the OOM killer), SIGSEGV, SIGABRT, SIGBUS.
+
+Read from the exits the logs record and from an exit status the user quotes
+("the launcher stops with 'exits with return code = -7'"): a launcher that
+prints no traceback leaves the status as the only clue, and users copy it.
+"""
 
 from __future__ import annotations
 
+from trainwreck.analyzers.said import SYMPTOMS
+from trainwreck.evidence.exits import said_exit_codes, signal_name
 from trainwreck.model import Evidence, Finding, ProcessExit, SourceRef
 
 # finding id -> (exit codes and signal names meaning it, title)
@@ -21,6 +28,14 @@ _SIGNALS: dict[str, tuple[frozenset[int], frozenset[str], str]] = {
         frozenset({"SIGABRT"}),
         "A process aborted (SIGABRT), usually from a failed C++ check",
     ),
+    # The kernel sends SIGBUS when a process touches a page of a memory-mapped file that
+    # cannot be backed - in ML runs mostly a full /dev/shm (DataLoader workers, NCCL's
+    # shared-memory transport) in a container with Docker's small default.
+    "process.sigbus": (
+        frozenset({-7, 135}),
+        frozenset({"SIGBUS"}),
+        "A process died of a bus error (SIGBUS), usually shared memory (/dev/shm) exhausted",
+    ),
 }
 FINDING_IDS: tuple[str, ...] = tuple(_SIGNALS)
 
@@ -32,10 +47,20 @@ def _kind(exit_record: ProcessExit) -> str | None:
     return None
 
 
+def _said_exits(symptoms: str | None) -> list[ProcessExit]:
+    """The exit statuses the description quotes, as exits cited to the symptoms."""
+    return [
+        ProcessExit(
+            source=SYMPTOMS, line=0, exitcode=code, signal=signal_name(code), text=symptoms or ""
+        )
+        for code in said_exit_codes(symptoms or "")
+    ]
+
+
 def analyze(evidence: Evidence) -> list[Finding]:
     """One finding per kind of fatal signal, citing every exit that showed it."""
     by_kind: dict[str, list[ProcessExit]] = {}
-    for exit_record in evidence.exits:
+    for exit_record in (*evidence.exits, *_said_exits(evidence.symptoms)):
         kind = _kind(exit_record)
         if kind:
             by_kind.setdefault(kind, []).append(exit_record)
@@ -51,7 +76,12 @@ def analyze(evidence: Evidence) -> list[Finding]:
                 summary=f"{len(exits)} process exit(s){where}; "
                 f"exit code(s) {', '.join(codes) or '?'}",
                 evidence=tuple(
-                    SourceRef(source=e.source, line=e.line, text=e.text) for e in exits[:3]
+                    SourceRef(
+                        source=e.source,
+                        line=None if e.source == SYMPTOMS else e.line,
+                        text=e.text[:300],
+                    )
+                    for e in exits[:3]
                 ),
                 values={"ranks": ",".join(map(str, ranks)) or None, "exits": len(exits)},
             )

@@ -52,7 +52,10 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # no error message" (batch-30's GPT-J resume thread), "exit code 137"
             r"\b(?:error|exit ?code|exit status|return ?code|status|code)\s*[:=]?\s*(?:-9|137)\b|"
             r"killed by signal:? (?:9|sigkill)\b|"
-            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)"
+            r"(?:more|too much|huge|high) (?:\w+ )?(?:gpu |cpu |host )?(?:memory|vram|ram)|"
+            # NumPy's "_ArrayMemoryError", "fails with a memory error" (batch-35's llama-cpp-python
+            # and exllamav2 threads): Python's MemoryError, also inside a longer class name
+            r"memoryerror\b|\bmemory error\b"
         ),
     ),
     (
@@ -62,7 +65,8 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"\bnans?\b|\binf(?:inity|inite)?\b|non-finite|"
             # numpy's warning when a NaN or inf is cast to an integer image
             r"invalid value encountered|"
-            r"(?<!memory )(?<!memory to )\boverflow(?:s|ed)?\b"
+            # nor is the Q&A site ("also posted on Stack Overflow", batch-35's LightGBM thread)
+            r"(?<!memory )(?<!memory to )(?<!stack )\boverflow(?:s|ed)?\b"
         ),
     ),
     (
@@ -161,7 +165,13 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             # "freezes", not a flag named --freeze_encoder
             r"\bhang\w*|\bhung\b|\bstuck\b|\blocks? up\b|\blocked up\b|"
-            r"\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|\bstall\w*|"
+            r"\bfreez(?:e|es|ing)\b(?![_-])|deadlock\w*|"
+            # a stall that lasts a while and ends is a slow run (the slow rule reads it)
+            r"\bstall\w*+(?! for (?:a |an |some |several |a few |about |~)?(?:\w+ ){0,3}"
+            r"(?:time|seconds?|minutes?|while)\b)|"
+            # "pressing Ctrl+C no longer terminates the server" (batch-35's TGI thread)
+            r"ctrl[+-]?c (?:\w+ ){0,2}(?:no longer|does ?n[o']t|won'?t|can'?t|cannot|not) "
+            r"(?:\w+ )?(?:stop|terminat|kill|interrupt|end|exit)\w*|"
             # "a frozen backbone" is a training setup, not a process that froze
             r"\bfroze(?:n|s)?\b(?! (?:\w+ )?(?:backbone|layers?|weights?|encoder|parameters?|"
             r"params|base|model|embeddings?|modules?|blocks?|bert|vit|graphs?|\.?pb))|"
@@ -190,7 +200,14 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "slow_throughput",
         re.compile(
             # "the loss slowly creeps up" describes a curve, not a slow run
-            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*|"
+            r"\bslow(?!ly (?:increas|creep|ris|grow|decreas|drop|converg|climb))\w*"
+            # Hugging Face's "slow and fast tokenizers" name two implementations, not a speed
+            # (batch-35's RoFormer save/load thread)
+            r"(?! (?:and fast )?(?:\w+ )?tokeni[sz]ers?)|"
+            # "after every epoch it stalls for a noticeable amount of time before the next epoch
+            # starts" (batch-35's Keras thread): a pause that ends
+            r"\b(?:stall|paus)(?:s|es|ed|ing)? for (?:a |an |some |several |a few |about |~)?"
+            r"(?:\w+ ){0,3}(?:time|seconds?|minutes?|while)\b|"
             # throughput named, not praised: "throughput is much higher than with FastChat"
             # (batch-25's vLLM memory thread) or "throughput is good" state no slow run
             r"(?<!higher )(?<!good )\bthroughput\b"
@@ -227,6 +244,11 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over |nearly |almost |around |roughly |~)?(?:\d|>)[^ ]* ?"
             r"(?:s|sec\w*|min\w*|hours?)\b|"
+            # "fitting takes about a minute and a half" (batch-35's XGBoost thread)
+            # (a bare "takes about a minute" or "an hour" is said of fine runs too)
+            r"takes? (?:about |over |nearly |almost |around |roughly )?"
+            r"(?:(?:an?|one) (?:minute|hour) and a half|"
+            r"(?:two|three|several|a few) (?:minutes|hours))\b|"
             # "the 4-bit run takes 6m 55.2s", "I expected 4-bit to be at least as fast"
             r"takes? (?:about |over )?\d+m ?\d+(?:\.\d+)?s\b|"
             r"expected (?:\w+ ){0,4}(?:at least )?as fast|"
@@ -350,7 +372,11 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         "crash",
         re.compile(
             r"\bcrash\w*|segfault\w*|segmentation fault|core dump\w*|\baborts?\b|\baborted\b|"
-            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b|\bdie[sd]\b"
+            r"illegal (?:memory|instruction)|\bsigsegv\b|\bsigabrt\b|\bdie[sd]\b|"
+            # a process ending with a failing status: "exits with return code = -7", "finished
+            # with exit code -1073740791 (0xC0000409)" (batch-35's DeepSpeed and CatBoost threads);
+            # SIGKILL's -9/137 is the OOM rule's, read first
+            r"\b(?:exit|return) ?(?:code|status)\s*[:=]?\s*(?:-\d+|[1-9]\d*)\b"
         ),
     ),
 )

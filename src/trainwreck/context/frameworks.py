@@ -22,7 +22,7 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     # torch names itself "PyTorch" or "Torch" ("Torch not compiled with CUDA enabled"); its
     # c10d watchdog, collective checks and CPU allocator print from torch's own classes
     "pytorch": re.compile(
-        r"(?i:\btorch\b|pytorch)|\bCUDA out of memory|\bDataLoader\(|"
+        r"(?i:\btorch\b|pytorch)|\bCUDA out of memory|\bDataLoader\(|\brandom_split\b|"
         r"ProcessGroup(?:NCCL|Gloo)|"
         r"\bWorkNCCL\b|CollectiveFingerPrint|DefaultCPUAllocator|"
         r"Expected all tensors to be on the same device"
@@ -105,6 +105,9 @@ FRAMEWORK_WORDS: dict[str, re.Pattern[str]] = {
     "diffusers": re.compile(
         r"\bdiffusers\b|\w*Diffusion\w*Pipeline\b|(?i:stable[-_ ]?diffusion|\bsdxl)|"
         r"UNet2DConditionModel|AutoencoderKL|\bkohya\b|sd-scripts|"
+        # SD3 and ControlNet by name, and the library's example training scripts (batch-35's
+        # SD3 ControlNet validation thread named only train_controlnet_sd3.py)
+        r"(?i:\bsd3\b|\bcontrolnet)|train_(?:controlnet|dreambooth|text_to_image)\w*\.py|"
         # the pipelines' safety checker; sd-scripts' and the web UI's checks of the VAE's output
         r"Potential NSFW content was detected|NaN (?:detected|found) in latents|produced in VAE"
     ),

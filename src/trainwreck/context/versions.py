@@ -19,13 +19,22 @@ from trainwreck.model import EnvListing, Evidence, VersionChange
 _PACKAGES = (
     r"(?P<pkg>torch|pytorch|transformers|peft|trl|accelerate|deepspeed|vllm|bitsandbytes|"
     r"flash[-_ ]?attn|flash[-_ ]attention|lightning|pytorch[-_ ]lightning|jaxlib|jax|numpy|"
-    r"cuda|python|triton|xformers|tokenizers|datasets|nccl|unsloth|safetensors|torchvision)"
+    r"cuda|python|triton|xformers|tokenizers|datasets|nccl|unsloth|safetensors|torchvision|"
+    # the stacks beyond torch's whose regressions users name (batch-35's TGI, llama-cpp-python,
+    # Lightning, ONNX Runtime and CTranslate2 threads)
+    r"torchaudio|tensorflow|keras|diffusers|sentence[-_ ]transformers|optimum|onnxruntime|"
+    r"xgboost|lightgbm|catboost|scikit[-_ ]learn|sklearn|llama[-_]cpp[-_]python|sglang|"
+    r"text[-_]generation[-_]inference|tgi|exllamav2|ctranslate2|ultralytics|timm|mlx[-_]lm|"
+    r"mlx|paddlepaddle|faster[-_]whisper|ray|detectron2|mmcv|tensorrt[-_]llm|tensorrt)"
 )
-_VERSION = r"v?(?P<ver>\d+(?:\.\d+)+(?:[.+\-]?(?:post|dev|rc|a|b|cu)\d*)*)"
+# "1.3.x", "2.1.*": a release series counts as its first numbers
+_VERSION = r"v?(?P<ver>\d+(?:\.\d+)+(?:[.+\-]?(?:post|dev|rc|a|b|cu)\d*)*)(?:\.[x*])?"
 _PKG_VERSION = rf"{_PACKAGES}(?:[ =:@]|==)*\s*{_VERSION}"
 # Whole words only: "fine-tuning with deepspeed 0.14.0" says nothing about which side works.
+# ("the CUDA 10.1 libraries load fine" says the libraries were found, not that the run worked)
 _GOOD_WORDS = (
-    r"(?<![\w-])(?:works?|worked|working|fine|ok|okay|good|no (?:issue|problem)s?|succeed\w*|"
+    r"(?<![\w-])(?<!loads )(?<!load )(?<!loaded )"
+    r"(?:works?|worked|working|fine|ok|okay|good|no (?:issue|problem)s?|succeed\w*|"
     r"passes)(?![\w-])"
 )
 _BAD_WORDS = (
@@ -76,6 +85,8 @@ _CANONICAL = {
     "pytorch": "torch",
     "pytorch lightning": "lightning",
     "pytorch-lightning": "lightning",
+    "tgi": "text-generation-inference",
+    "sklearn": "scikit-learn",
 }
 
 
@@ -130,9 +141,19 @@ def listing_changes(listings: Sequence[EnvListing]) -> tuple[VersionChange, ...]
     return tuple(changes)
 
 
+def _with_running_version(change: VersionChange, running: dict[str, str]) -> VersionChange:
+    """A change whose failing side the user left out ("the same command worked with TGI
+    2.0.0") fails on the version the run shows (the image tag 2.0.2 named elsewhere)."""
+    bad = running.get(change.package)
+    if change.bad or not bad or bad == change.good:
+        return change
+    return change.model_copy(update={"bad": bad})
+
+
 def version_changes(evidence: Evidence) -> tuple[VersionChange, ...]:
     """The changes the user names, then those two listings show for other packages."""
-    stated = stated_changes(evidence.symptoms)
+    running = versions_of(evidence)
+    stated = tuple(_with_running_version(c, running) for c in stated_changes(evidence.symptoms))
     named = {change.package for change in stated}
     listed = tuple(c for c in listing_changes(evidence.listings) if c.package not in named)
     return stated + listed

@@ -18,15 +18,18 @@ _ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
 _LAUNCHER = re.compile(
     r"failed \(exitcode: (?P<code>-?\d+)\) local_rank: (?P<rank>\d+) \(pid: \d+\)"
 )
-_SHELL = re.compile(
-    r"^(?:.*: line \d+: +\d+ )?Killed\b|(?:exit(?:ed)?(?: with)? (?:code|status)|returned non-zero"
-    r" exit status)[ :=]*(?P<code>-?\d+)",
-    re.IGNORECASE,
+# An exit status in words: a shell's "exit code 137", Python's "returned non-zero exit status 1",
+# DeepSpeed's launcher "[launch.py:321:sigkill_handler] [...] exits with return code = -7".
+_STATUS = (
+    r"(?:exit(?:s|ed)?(?: with)? (?:return )?(?:code|status)|returned non-zero exit status)"
+    r"[ :=]*(?P<code>-?\d+)"
 )
+_SHELL = re.compile(r"^(?:.*: line \d+: +\d+ )?Killed\b|" + _STATUS, re.IGNORECASE)
+_SAID_STATUS = re.compile(_STATUS, re.IGNORECASE)
 _SIGNAL = re.compile(r"Signal (\d+) \((SIG[A-Z]+)\)")
 
 
-def _signal_name(code: int | None) -> str | None:
+def signal_name(code: int | None) -> str | None:
     """SIGKILL for -9 and 137 (128 + 9), and so on for other signals."""
     if code is None:
         return None
@@ -65,9 +68,15 @@ def _elastic_exit(start: LogLine, values: dict[str, str]) -> ProcessExit:
         line=start.line,
         rank=int(rank_match.group()) if rank_match else None,
         exitcode=code,
-        signal=sig.group(2) if sig else _signal_name(code),
+        signal=sig.group(2) if sig else signal_name(code),
         text=text,
     )
+
+
+def said_exit_codes(text: str) -> list[int]:
+    """The exit statuses a user's description quotes ("the launcher stops with 'exits with
+    return code = -7'", batch-35's DeepSpeed-Chat thread), in order."""
+    return [int(m.group("code")) for m in _SAID_STATUS.finditer(text)]
 
 
 def parse_exits(lines: Sequence[LogLine]) -> list[ProcessExit]:
@@ -91,7 +100,7 @@ def parse_exits(lines: Sequence[LogLine]) -> list[ProcessExit]:
                 line=item.line,
                 rank=rank,
                 exitcode=code,
-                signal=_signal_name(code),
+                signal=signal_name(code),
                 text=item.text,
             )
         )
