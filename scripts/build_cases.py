@@ -69,6 +69,7 @@ MEASURED_BATCHES = (
     "batch-32",
     "batch-33",
     "batch-34",
+    "batch-35",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
