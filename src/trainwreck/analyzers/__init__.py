@@ -17,6 +17,7 @@ from trainwreck.analyzers import (
     best_metric,
     code,
     collectives,
+    cuda_arch,
     cuda_oom,
     curves,
     dtype_origin,
@@ -70,6 +71,7 @@ MODULES: tuple[AnalyzerModule, ...] = (
     collectives,
     gpu_faults,
     gpu_arch,
+    cuda_arch,
     loss,
     curves,
     environment,
@@ -112,6 +114,7 @@ KEEP: tuple[str, ...] = (
     *vocabulary.KEEP,
     *mfu.KEEP,
     *gpu_arch.KEEP,
+    *cuda_arch.KEEP,
 )
 
 

@@ -48,15 +48,16 @@ _GPU_NAME = re.compile("|".join(f"(?P<g{n}>{regex})" for n, (_, _, regex) in enu
 # Words one of the names above holds: a substring test before any regex runs on a line.
 _NAME_WORDS = ("RTX", "GTX", "TITAN", "NVIDIA", "Tesla", "A100", "A30", "A40", "A10", "T4", "V100",
                "P40", "P100", "H100", "H200", "B200", "L40", "T400", "T600")  # fmt: skip
-# The device's own capability as nvidia-smi (`compute_cap`) or a user states it; not a
-# requirement ("compute capability 8.9 or higher required").
+# The device's own capability as nvidia-smi (`compute_cap`), TensorFlow's device banner
+# (`computeCapability: 8.6`) or a user states it; not a requirement ("compute capability 8.9
+# or higher required").
 _CAPABILITY = re.compile(
-    r"(?i)\bcompute[_ ]cap(?:ability)?\W{0,3}(?P<major>\d{1,2})\.(?P<minor>\d)\b"
+    r"(?i)\bcompute[_ ]?cap(?:ability)?\W{0,3}(?P<major>\d{1,2})\.(?P<minor>\d)\b"
     r"(?! ?(?:or (?:higher|above|newer|later)|\+|(?:is )?(?:required|needed)))"
 )
 _BF16 = re.compile(r"(?i)\bbf16\b|bfloat16")
 _FP8 = re.compile(r"(?i)\bfp8|float8|\be4m3|\be5m2")
-KEEP: tuple[str, ...] = (r"(?i)compute[_ ]cap\w*\W{0,3}\d+\.\d",)
+KEEP: tuple[str, ...] = (r"(?i)compute[_ ]?cap\w*\W{0,3}\d+\.\d",)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class Device:
     said: Said
 
 
-def _device(evidence: Evidence) -> Device | None:
+def named_device(evidence: Evidence) -> Device | None:
     """The first GPU named, with a stated capability taking the table's place (it is exact)."""
     named = next(
         (
@@ -136,7 +137,7 @@ def _finding(
 
 def analyze(evidence: Evidence) -> list[Finding]:
     """A finding per format (bf16, FP8) the run uses that its named GPU cannot run natively."""
-    device = _device(evidence)
+    device = named_device(evidence)
     if device is None:
         return []
     findings = []

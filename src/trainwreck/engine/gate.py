@@ -50,6 +50,9 @@ RANK_FINDINGS = ("ranks.", "collective.")
 # An allocation's size does not: an n x n matrix is as much a (N, 1) - (N,) broadcast as a
 # pairwise distance matrix (batch-20's eval OOM reproduction was High on the wrong one).
 ERROR_ARITHMETIC = ("shape.",)
+# Findings that set two facts the log prints against a published table (the GPU's compute
+# capability against the first CUDA release for it): as specific as the error's own line.
+LOGGED_PAIRS = ("gpu.cuda_older_than_architecture",)
 # Demotions: enough that a gated page falls below any page that fits (scores are 0-1).
 FRAMEWORK_ABSENT_FACTOR = 0.3
 OFF_CLASS_FACTOR = 0.3
@@ -88,7 +91,9 @@ def specific_hit(match: Match | None, *, code: bool = True) -> bool:
         and (
             hit.signature.regex is not None
             or hit.signature.exception is not None
-            or (hit.signature.finding or "").startswith((*RANK_FINDINGS, *ERROR_ARITHMETIC))
+            or (hit.signature.finding or "").startswith(
+                (*RANK_FINDINGS, *ERROR_ARITHMETIC, *LOGGED_PAIRS)
+            )
             or (code and (hit.signature.finding or "").startswith(CODE_FINDING))
         )
         for hit in match.hits

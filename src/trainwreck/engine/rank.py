@@ -156,7 +156,11 @@ def yield_to_specific(candidates: list[Candidate]) -> list[Candidate]:
         if c.pattern.generic or c.pattern.restates_failure:
             continue
         if c.specific:
-            matched[c.pattern.category] = max(matched.get(c.pattern.category, 0.0), c.score)
+            # under every class users report it as, like `said` below: a divergence page whose
+            # code finding matched is the specific answer beside the catch-all for the NaN loss
+            # it ran into (batch-35's variance-scaler reproduction)
+            for kind in c.pattern.classes:
+                matched[kind] = max(matched.get(kind, 0.0), c.score)
         if c.said >= SAID_SPECIFIC:
             # under every class users report it as (`seen_as`): a config page users meet as a
             # crash is the specific answer beside a page that restates the crash (batch-34's
