@@ -436,3 +436,19 @@ def test_collect_env_on_a_cuda_machine_is_not_rocm() -> None:
 )
 def test_words_that_name_a_framework_without_its_name(symptoms: str, framework: str) -> None:
     assert framework in build(Evidence(symptoms=symptoms)).frameworks
+
+
+@pytest.mark.parametrize(
+    "symptoms",
+    [
+        # batch-35's mmdetection thread: the check that fails as training starts
+        "Training stops immediately with an AssertionError about num_classes",
+        "the trainer fails right away with a ValueError",
+    ],
+)
+def test_a_failure_at_once_is_the_start_up_phase(symptoms: str) -> None:
+    assert build(collect([], symptoms=symptoms)).phase == "start-up"
+
+
+def test_training_that_stops_later_stays_in_training() -> None:
+    assert build(collect([], symptoms="training stops after 3 epochs")).phase == "training"

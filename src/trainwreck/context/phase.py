@@ -75,7 +75,16 @@ _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
     ("evaluation", re.compile(r"\beval\w*|validat\w*|\btest(?:ing)?\b")),
     ("generation/serving", re.compile(r"generat\w*|inference|\bserv\w*|vllm|sampling")),
     ("first step", re.compile(r"first (?:step|batch|iteration|epoch)|step 0\b|start of training")),
-    ("start-up", re.compile(r"start-?up|\binit\w*|launch\w*|at the start|before training")),
+    # "training stops immediately with an AssertionError" (batch-35's mmdetection thread):
+    # a failure at once is the start-up's, whatever the sentence calls the run
+    (
+        "start-up",
+        re.compile(
+            r"start-?up|\binit\w*|launch\w*|at the start|before training|"
+            r"\b(?:stops?|stopped|fails?|failed|crash\w*|dies|died|exits?|exited) (?:\w+ )?"
+            r"(?:immediately|right away|at once)\b|\bimmediately (?:fails?|crash\w*|stops?|exits?)"
+        ),
+    ),
     (
         "training",
         re.compile(
