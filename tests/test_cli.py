@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +152,51 @@ def test_kb_lint_passes_on_the_packaged_kb() -> None:
     result = run("kb", "lint", cwd=Path(__file__).parent.parent)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 problem(s)" in result.stdout
+
+
+def test_the_help_file_is_what_click_renders() -> None:
+    """`trainwreck --help` prints a file built from Click's rendering without importing
+    Click; it goes stale when a summary or the group's docstring changes."""
+    from trainwreck.cli import help_text
+    from trainwreck.entry import HELP_FILE
+
+    stale = "stale: run python scripts/build_help.py"
+    assert Path(HELP_FILE).read_text(encoding="utf-8") == help_text(), stale
+
+
+_CLICK_MODULES = "print(sorted(m for m in sys.modules if m.startswith('click')))"
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_without_click_prints_clicks_text(flag: str) -> None:
+    program = f"import sys; sys.argv = ['trainwreck', '{flag}']; from trainwreck.entry import run"
+    fast = subprocess.run(
+        [sys.executable, "-c", f"{program}; run(); {_CLICK_MODULES}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    shown = run(flag)
+    assert shown.returncode == 0
+    assert fast.stdout.endswith("[]\n")  # Click never imported
+    assert fast.stdout[: -len("[]\n")] == shown.stdout
+
+
+def test_a_narrow_terminal_gets_clicks_own_wrapping() -> None:
+    def shown(program: list[str]) -> str:
+        env = {**os.environ, "COLUMNS": "60"}
+        done = subprocess.run(program, capture_output=True, text=True, check=True, env=env)
+        return done.stdout
+
+    entry = shown([sys.executable, "-m", "trainwreck", "--help"])
+    click_itself = shown(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.argv = ['trainwreck', '--help']; "
+            "from trainwreck.cli import main; main()",
+        ]
+    )
+    assert entry == click_itself
+    assert entry != run("--help").stdout  # rewrapped for 60 columns, not the 80-column file

@@ -1,5 +1,5 @@
 """`python -m trainwreck` runs the CLI."""
 
-from trainwreck.cli import main
+from trainwreck.entry import run
 
-main()
+run()

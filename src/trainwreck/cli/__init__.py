@@ -1,8 +1,10 @@
 """The command line: parse, call the library, render, exit.
 
 The group loads a command's module (`trainwreck.cli.<name>`) only when that
-command runs, so `trainwreck --help` imports Click and this file alone; each
-command module imports the library it needs at its top.
+command runs, so a command's `--help` imports Click, this file and that module;
+the top-level `--help` is printed by `trainwreck/entry.py` from the text
+`help_text()` renders, without Click. Each command module imports the library it
+needs at its top.
 
 Exit status: 0 when a report was produced (an ungrounded one too), 1 when
 `kb lint` finds problems, 2 for bad usage or input, with one line on stderr,
@@ -149,6 +151,14 @@ def cli() -> None:
       2  bad usage, or nothing usable could be read (one line on stderr)
       3  an internal error: a bug in trainwreck (one line; please report it)
     """
+
+
+def help_text() -> str:
+    """What `trainwreck --help` prints on a terminal at least 80 columns wide: the text
+    `scripts/build_help.py` writes for the entry's Click-free `--help` (trainwreck/entry.py)."""
+    # On a terminal of 80 columns or more Click renders 78: its widest, less a 2-column margin.
+    context = click.Context(cli, info_name="trainwreck", terminal_width=78, **cli.context_settings)
+    return cli.get_help(context) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
