@@ -17,6 +17,7 @@ BATCH_16 = ROOT / "benchmarks" / "first_sight" / "batch-16"
 BATCH_33 = ROOT / "benchmarks" / "first_sight" / "batch-33"
 BATCH_34 = ROOT / "benchmarks" / "first_sight" / "batch-34"
 BATCH_35 = ROOT / "benchmarks" / "first_sight" / "batch-35"
+BATCH_36 = ROOT / "benchmarks" / "first_sight" / "batch-36"
 CASES = ROOT / "tests" / "cases"
 
 

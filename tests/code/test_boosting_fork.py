@@ -57,6 +57,31 @@ def test_quiet_without_a_parent_fit_or_with_a_start_method_that_does_not_fork(
     assert not fires(_script(parent, prelude), ID)
 
 
+def test_fires_on_a_prediction_in_the_parent_before_a_pool() -> None:
+    """xgboost#6617 (batch-36): the Pool hung only after the parent had predicted."""
+    source = """
+from multiprocessing import Pool
+from xgboost import XGBClassifier
+model = XGBClassifier()
+model.load_model("model.json")
+model.predict_proba(rows)
+pool = Pool(initializer=load_in_worker)
+"""
+    assert fires(source, ID)
+    assert not fires(source.replace("model.predict_proba(rows)\n", ""), ID)
+
+
+def test_fires_on_a_native_booster_predicting_before_a_fork() -> None:
+    source = """
+import multiprocessing
+import lightgbm as lgb
+booster = lgb.Booster(model_file="model.txt")
+booster.predict(rows)
+worker = multiprocessing.Process(target=score)
+"""
+    assert fires(source, ID)
+
+
 def test_quiet_when_the_fork_comes_first() -> None:
     source = """
 import multiprocessing
