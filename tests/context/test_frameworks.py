@@ -452,3 +452,32 @@ def test_a_failure_at_once_is_the_start_up_phase(symptoms: str) -> None:
 
 def test_training_that_stops_later_stays_in_training() -> None:
     assert build(collect([], symptoms="training stops after 3 epochs")).phase == "training"
+
+
+@pytest.mark.parametrize(
+    "symptoms",
+    [
+        # batch-36's Triton thread: torch.compile compiling a model is no package build
+        "the tutorial fails at the torch.compile step of the compiled model on Colab",
+        "compiling the model takes forever and then crashes",
+    ],
+)
+def test_compiling_a_model_is_not_an_install_phase(symptoms: str) -> None:
+    assert build(collect([], symptoms=symptoms)).phase != "install/import"
+
+
+@pytest.mark.parametrize(
+    "symptoms",
+    [
+        # batch-35's OTX thread: a DataLoader that hangs while loading data saves nothing
+        "training hangs during data loading with num_workers=4",
+        "it freezes while loading the dataset images in the workers",
+    ],
+)
+def test_loading_data_is_not_the_checkpoint_phase(symptoms: str) -> None:
+    assert build(collect([], symptoms=symptoms)).phase != "checkpoint save/load"
+
+
+def test_loading_a_checkpoint_is_the_checkpoint_phase() -> None:
+    symptoms = "it crashes when loading the checkpoint from step 500"
+    assert build(collect([], symptoms=symptoms)).phase == "checkpoint save/load"

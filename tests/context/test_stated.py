@@ -865,6 +865,28 @@ def test_batch_35_descriptions_state_their_class(case: str, category: str | None
 
 
 @pytest.mark.parametrize(
+    ("case", "category"),
+    [
+        # each stated no class at c6a0bb53
+        ("t36a-pytorch-pretrained-models-wrong-classes", "wrong_output"),  # "strange classes"
+        ("t36e-ollama-ignores-user-prompt-with-long-note", "wrong_output"),  # instruction ignored
+        ("t36c-llamafactory-qwen15-lora-api-demo-repeats-irrelevant", "wrong_output"),
+        ("t36f-xgboost-reloaded-model-gives-different-predictions", "wrong_output"),
+        ("t36h-yolov8-obb-epoch-12x-slower-than-yolov5", "slow_throughput"),  # "took 6 hours"
+    ],
+)
+def test_batch_36_descriptions_state_their_class(case: str, category: str | None) -> None:
+    stated = from_symptoms(_symptoms(case, FIRST_SIGHT / "batch-36"))
+    assert (stated.category if stated else None) == category, stated
+
+
+def test_a_warning_that_a_call_took_seconds_states_no_slow_run() -> None:
+    """batch-31's Ray Tune thread quoted "`start_trial` took 0.6 seconds" before a crash."""
+    stated = from_symptoms("a warning says `start_trial` took 0.6 seconds, then the trials crash")
+    assert stated is not None and stated.category == "crash"
+
+
+@pytest.mark.parametrize(
     ("text", "category"),
     [
         # a bare duration is said of fine runs too

@@ -244,6 +244,10 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"time (?:of|per|for) (?:each |every |one |an? )?(?:iteration|step|epoch|batch)|"
             r"takes? (?:about |over |nearly |almost |around |roughly |~)?(?:\d|>)[^ ]* ?"
             r"(?:s|sec\w*|min\w*|hours?)\b|"
+            # "one epoch took about 6 hours" (batch-36's YOLOv8-OBB thread); not a warning's
+            # "`start_trial` took 0.6 seconds" (batch-31's Ray Tune thread)
+            r"\btook (?:about |over |nearly |almost |around |roughly |~)?\d[^ ]* ?"
+            r"(?:min\w*|hours?)\b|"
             # "fitting takes about a minute and a half" (batch-35's XGBoost thread)
             # (a bare "takes about a minute" or "an hour" is said of fine runs too)
             r"takes? (?:about |over |nearly |almost |around |roughly )?"
@@ -268,7 +272,13 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"gibberish|garbage|garbled|non-?sens\w*|meaningless|repetit\w*|"
             # a generation of one punctuation mark repeated ("!!!!!!!!"): no text at all
             r"(?:!{4,}|\?{4,})|"
-            r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|the same)|"
+            r"repeat\w* (?:\w+ )?(?:tokens?|words?|itself|themselves|the same)|"
+            # "returns strange ImageNet classes" (batch-36's pretrained-models thread), "the model
+            # ignores the user's instruction" (batch-36's Ollama thread)
+            r"\bstrange (?:\w+ ){0,2}(?:classes|labels?|predictions?|results?|outputs?|answers?)|"
+            r"\bignor\w* (?:the |my |our |its |their |user'?s? )*(?:instructions?|prompts?|questions?)\b|"
+            # "the prediction is different from what they get" (batch-36's XGBoost reload thread)
+            r"\b(?:predictions?|results?) (?:is |are |was |were )(?:\w+ )?(?:different|incorrect)\b|"
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"

@@ -63,7 +63,9 @@ _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
             # a failed install (batch-29's Keras and litgpt threads)
             r"\bimport\w*\b|"
             r"\binstall\w*+(?! (?:with|via|through|using|by|from|versions?|packages?)\b)|"
-            r"compil\w*|"
+            # a package or extension being compiled, not torch.compile or jax.jit compiling a
+            # model ("the compiled model fails", "compiling the graph", batch-36's Triton thread)
+            r"(?<![.\w])compil\w*+(?! (?:the |a |my |our )?(?:model|graph|step|time|function)s?\b)|"
             # a build that is made or fails, not a release ("a mid-2023 PyTorch 2.x build",
             # "a newer sha build", "build 3216", batch-29's MultiheadAttention threads)
             r"\b(?:build(?:ing)? (?:from source|the (?:wheel|extension|package)|wheels?)|"
@@ -71,7 +73,15 @@ _SYMPTOM_WORDS: tuple[tuple[Phase, re.Pattern[str]], ...] = (
         ),
     ),
     # not bitsandbytes' load_in_8bit setting, a way of loading rather than a failure at it
-    ("checkpoint save/load", re.compile(r"\bsav(?:e|ing)\b|checkpoint|resum\w*|\bload(?!_in_)\w*")),
+    # nor loading data ("hangs during data loading", "loading the dataset"), which is the
+    # input pipeline's (batch-35's OTX DataLoader hang read as a checkpoint load)
+    (
+        "checkpoint save/load",
+        re.compile(
+            r"\bsav(?:e|ing)\b|checkpoint|resum\w*|(?<!data )\bload(?!_in_)\w*+"
+            r"(?! (?:the |of the |our |my )?(?:data|dataset|batch|images?|samples?)\w*)"
+        ),
+    ),
     ("evaluation", re.compile(r"\beval\w*|validat\w*|\btest(?:ing)?\b")),
     ("generation/serving", re.compile(r"generat\w*|inference|\bserv\w*|vllm|sampling")),
     ("first step", re.compile(r"first (?:step|batch|iteration|epoch)|step 0\b|start of training")),
