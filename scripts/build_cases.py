@@ -70,6 +70,7 @@ MEASURED_BATCHES = (
     "batch-33",
     "batch-34",
     "batch-35",
+    "batch-36",
 )
 JUDGED_RUNS = ROOT / "benchmarks" / "first_sight" / "judged"
 LOO_JUDGEMENTS = ROOT / "benchmarks" / "case_memory" / "judgements.jsonl"
