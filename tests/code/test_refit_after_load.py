@@ -34,9 +34,11 @@ def test_fires_on_a_fit_after_a_load(source: str) -> None:
         "model = XGBRegressor()\nmodel.fit(X, y)\nmodel.load_model('m.json')\n",
         # training continues from the loaded booster
         "model.load_model('m.json')\nmodel.fit(X, y, xgb_model=model.get_booster())\n",
-        "import joblib\nclf = joblib.load('clf.pkl')\nclf.set_params(warm_start=True)\nclf.fit(X, y)\n",
+        "import joblib\nclf = joblib.load('c.pkl')\nclf.set_params(warm_start=True)\n"
+        "clf.fit(X, y)\n",
         # Keras continues from the weights it holds
-        "from tensorflow import keras\nnet = keras.models.Sequential()\nnet.load_model('m')\nnet.fit(X, y)\n",
+        "from tensorflow import keras\nnet = keras.Sequential()\nnet.load_model('m')\n"
+        "net.fit(X, y)\n",
         # another name is fitted
         "model.load_model('m.json')\nfresh = XGBRegressor()\nfresh.fit(X, y)\n",
     ],

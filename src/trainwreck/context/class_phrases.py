@@ -276,9 +276,11 @@ SYMPTOM_RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             # "returns strange ImageNet classes" (batch-36's pretrained-models thread), "the model
             # ignores the user's instruction" (batch-36's Ollama thread)
             r"\bstrange (?:\w+ ){0,2}(?:classes|labels?|predictions?|results?|outputs?|answers?)|"
-            r"\bignor\w* (?:the |my |our |its |their |user'?s? )*(?:instructions?|prompts?|questions?)\b|"
+            r"\bignor\w* (?:the |my |our |its |their |user'?s? )*"
+            r"(?:instructions?|prompts?|questions?)\b|"
             # "the prediction is different from what they get" (batch-36's XGBoost reload thread)
-            r"\b(?:predictions?|results?) (?:is |are |was |were )(?:\w+ )?(?:different|incorrect)\b|"
+            r"\b(?:predictions?|results?) (?:is |are |was |were )(?:\w+ )?"
+            r"(?:different|incorrect)\b|"
             r"wrong (?:\w+ )?(?:outputs?|answers?|results?|predictions?|values?|labels?)|"
             # "accuracy", but not a component named for it ("warnings from the accuracy metric")
             r"empty (?:outputs?|strings?|responses?|generations?)|"
