@@ -7,7 +7,10 @@ writes the whole storage: memory or file size follow the base tensor, not the
 pieces. A multi-dimensional slice (`[:, a:b]`) only exists on arrays and
 tensors, so it is what this detector reads; a copied slice (`.clone()`,
 `.copy()`) stays quiet, and so does a one-dimensional slice, which on a Python
-list is already a copy.
+list is already a copy. `torch.save` of one row picked by the loop's own
+variable (`for j in range(n): torch.save({"feats": feats[j]}, ...)`) is the
+per-item cache written from a batch tensor: each file holds the whole batch
+(batch-36's feature-cache reproduction: 1 MB per 16 KB clip).
 """
 
 from __future__ import annotations
@@ -28,15 +31,51 @@ def _multi_dim_slice(node: ast.expr) -> bool:
     )
 
 
+def _loop_names(tree: Tree, node: ast.AST) -> set[str]:
+    """The names the loops around a node bind on each pass (`j` in `for j in range(n)`)."""
+    return {
+        name.id
+        for loop in tree.loops(node)
+        if isinstance(loop, ast.For | ast.AsyncFor)
+        for name in ast.walk(loop.target)
+        if isinstance(name, ast.Name)
+    }
+
+
+def _row_of_loop(node: ast.expr, names: set[str]) -> bool:
+    """`feats[j]` where `j` is the enclosing loop's variable: one row of a batch tensor."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id in names
+        and bool(dotted(node.value))
+    )
+
+
+def _saved(call: ast.Call) -> list[ast.expr]:
+    """What a torch.save call writes: its object, or each value of a dict literal."""
+    kept = call.args[0]
+    return (
+        [value for value in kept.values if value is not None]
+        if isinstance(kept, ast.Dict)
+        else [kept]
+    )
+
+
 def _find(tree: Tree) -> list[Hit]:
     hits = []
     for call in tree.calls:
-        kept_in_loop = is_method(call, "append") and bool(tree.loops(call))
-        if not (kept_in_loop or dotted(call) == "torch.save") or not call.args:
+        if not call.args:
             continue
-        kept = call.args[0]
-        if _multi_dim_slice(kept):
-            hits.append(tree.hit(call, view=ast.unparse(kept), action=last(call)))
+        if is_method(call, "append") and tree.loops(call):
+            kept = [call.args[0]] if _multi_dim_slice(call.args[0]) else []
+        elif dotted(call) == "torch.save":
+            names = _loop_names(tree, call)
+            kept = [x for x in _saved(call) if _multi_dim_slice(x) or _row_of_loop(x, names)]
+        else:
+            kept = []
+        if kept:
+            hits.append(tree.hit(call, view=ast.unparse(kept[0]), action=last(call)))
     return hits
 
 
