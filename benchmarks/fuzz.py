@@ -173,7 +173,7 @@ def run_cli(args: list[str], stdin: bytes) -> None:
     """One CLI run in this process, as the console script runs it."""
     from click.testing import CliRunner
 
-    from trainwreck.cli import main
+    from trainwreck.cli.app import main
 
     with CliRunner().isolation(input=stdin):
         main(args)

@@ -1,4 +1,4 @@
-"""Write the text `trainwreck --help` prints without importing Click (trainwreck/entry.py).
+"""Write the text `trainwreck --help` prints without importing Click (trainwreck/cli/__init__.py).
 
 Run after changing a command's summary or the group's docstring; tests/test_cli.py fails
 while the file differs from what Click renders.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trainwreck.cli import help_text
-from trainwreck.entry import HELP_FILE
+from trainwreck.cli import HELP_FILE
+from trainwreck.cli.app import help_text
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from trainwreck.cli import main
+from trainwreck.cli.app import main
 from trainwreck.model import Diagnosis
 
 LOG_SUFFIXES = (".log", ".txt", ".out")

@@ -12,7 +12,7 @@ import click
 import pytest
 
 from helpers import assert_one_line_error, run
-from trainwreck.cli import COMMANDS, cli
+from trainwreck.cli.app import COMMANDS, cli
 
 CASES = Path(__file__).parent / "cases"
 # A real CUDA OOM traceback (pytorch/pytorch#35901); any case log would do.
@@ -89,7 +89,7 @@ def test_html_written_to_file(tmp_path: Path) -> None:
 def test_diagnose_does_not_import_torch() -> None:
     log = OOM_LOG
     code = (
-        "import sys; from trainwreck.cli import main\n"
+        "import sys; from trainwreck.cli.app import main\n"
         "try:\n    main(['diagnose', sys.argv[1], '-f', 'json'])\n"
         "except SystemExit:\n    pass\n"
         "heavy = {'torch', 'matplotlib', 'mcp'} & set(sys.modules)\n"
@@ -104,7 +104,7 @@ def test_diagnose_does_not_import_torch() -> None:
 def test_help_loads_no_command_module() -> None:
     """`--help` lists the commands from the group's table, importing none of them."""
     code = (
-        "import sys; from trainwreck.cli import main\n"
+        "import sys; from trainwreck.cli.app import main\n"
         "try:\n    main(['--help'])\n"
         "except SystemExit:\n    pass\n"
         "print(' '.join(m for m in sys.modules if m.startswith('trainwreck.')))\n"
@@ -157,8 +157,8 @@ def test_kb_lint_passes_on_the_packaged_kb() -> None:
 def test_the_help_file_is_what_click_renders() -> None:
     """`trainwreck --help` prints a file built from Click's rendering without importing
     Click; it goes stale when a summary or the group's docstring changes."""
-    from trainwreck.cli import help_text
-    from trainwreck.entry import HELP_FILE
+    from trainwreck.cli import HELP_FILE
+    from trainwreck.cli.app import help_text
 
     stale = "stale: run python scripts/build_help.py"
     assert Path(HELP_FILE).read_text(encoding="utf-8") == help_text(), stale
@@ -169,7 +169,7 @@ _CLICK_MODULES = "print(sorted(m for m in sys.modules if m.startswith('click')))
 
 @pytest.mark.parametrize("flag", ["--help", "-h"])
 def test_help_without_click_prints_clicks_text(flag: str) -> None:
-    program = f"import sys; sys.argv = ['trainwreck', '{flag}']; from trainwreck.entry import run"
+    program = f"import sys; sys.argv = ['trainwreck', '{flag}']; from trainwreck.cli import run"
     fast = subprocess.run(
         [sys.executable, "-c", f"{program}; run(); {_CLICK_MODULES}"],
         capture_output=True,
@@ -195,7 +195,7 @@ def test_a_narrow_terminal_gets_clicks_own_wrapping() -> None:
             sys.executable,
             "-c",
             "import sys; sys.argv = ['trainwreck', '--help']; "
-            "from trainwreck.cli import main; main()",
+            "from trainwreck.cli.app import main; main()",
         ]
     )
     assert entry == click_itself

@@ -64,7 +64,7 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatc
 def test_exit_statuses_are_in_the_help() -> None:
     status, _ = run_in_process(["--help"])
     assert status == 0
-    from trainwreck.cli import cli
+    from trainwreck.cli.app import cli
 
     help_text = cli.get_help(cli.make_context("trainwreck", [], resilient_parsing=True))
     for line in ("2  bad usage", "3  an internal error"):

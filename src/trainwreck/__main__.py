@@ -1,5 +1,5 @@
 """`python -m trainwreck` runs the CLI."""
 
-from trainwreck.entry import run
+from trainwreck.cli import run
 
 run()

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from trainwreck.cases.local import add, read
 from trainwreck.cases.records import CaseRecord
-from trainwreck.cli import cli
+from trainwreck.cli.app import cli
 
 LOG = (
     Path(__file__).resolve().parents[1] / "cases" / "peft-target-modules-internvl-150" / "train.log"
@@ -107,7 +107,7 @@ def test_a_bad_import_file_is_one_line_and_status_2(
 ) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(content, encoding="utf-8")
-    from trainwreck.cli import main
+    from trainwreck.cli.app import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(["cases", "import", str(bad), "--store", str(tmp_path / "s.sqlite")])
@@ -121,7 +121,7 @@ def test_importing_a_fifo_is_refused_without_blocking(
 ) -> None:
     import os
 
-    from trainwreck.cli import main
+    from trainwreck.cli.app import main
 
     fifo = tmp_path / "team.jsonl"
     os.mkfifo(fifo)

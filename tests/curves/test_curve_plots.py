@@ -89,7 +89,9 @@ def test_curves_command_bad_input_is_one_line(args: tuple[str, ...]) -> None:
 
 def test_without_matplotlib_the_report_says_how_to_get_plots(tmp_path: Path) -> None:
     metrics = _write_jsonl(_nan_run(), tmp_path / "metrics.jsonl")
-    hide = "import sys; sys.modules['matplotlib'] = None; from trainwreck.cli import main; main()"
+    hide = (
+        "import sys; sys.modules['matplotlib'] = None; from trainwreck.cli.app import main; main()"
+    )
     command = [sys.executable, "-c", hide, "diagnose", str(metrics), "-f", "html"]
     html = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     assert escape(PLOTS_MISSING) in html and "<svg" not in html

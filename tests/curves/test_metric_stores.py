@@ -66,7 +66,9 @@ def test_tensorboard_events_from_torch_summary_writer(tmp_path: Path) -> None:
     curves = run("curves", str(tmp_path / "runs"))
     assert curves.returncode == 0 and "grad_norm became non-finite" in curves.stdout
 
-    hide = "import sys; sys.modules['tensorboard'] = None; from trainwreck.cli import main; main()"
+    hide = (
+        "import sys; sys.modules['tensorboard'] = None; from trainwreck.cli.app import main; main()"
+    )
     for command in ("diagnose", "curves"):  # the event file was all there was: say what to install
         without = subprocess.run(
             [sys.executable, "-c", hide, command, str(tmp_path / "runs")], capture_output=True

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainwreck.analyzers import ANALYZERS, environment
-from trainwreck.cli import main
+from trainwreck.cli.app import main
 from trainwreck.pipeline import diagnose
 
 CASES = Path(__file__).parents[1] / "cases"

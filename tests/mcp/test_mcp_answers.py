@@ -110,7 +110,7 @@ def test_without_the_sdk_the_command_says_how_to_install_it() -> None:
     code = (
         "import sys\n"
         "sys.modules['mcp'] = None  # what an environment without the extra looks like\n"
-        "from trainwreck.cli import main\n"
+        "from trainwreck.cli.app import main\n"
         "main(['mcp'])\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -124,7 +124,7 @@ def test_diagnose_imports_neither_the_sdk_nor_torch(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
     code = (
-        "import sys; from trainwreck.cli import main\n"
+        "import sys; from trainwreck.cli.app import main\n"
         "try:\n    main(['diagnose', sys.argv[1], '-f', 'json'])\n"
         "except SystemExit:\n    pass\n"
         "leaked = [m for m in ('mcp', 'torch') if m in sys.modules]\n"

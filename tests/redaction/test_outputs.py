@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from redaction_battery import FORMS, LOG_FORMS, ORDINARY, SECRETS, SYMPTOMS, write_run
-from trainwreck.cli import cli
+from trainwreck.cli.app import cli
 from trainwreck.evidence.collect import collect
 
 PLACEHOLDER = "<redacted:"

@@ -16,7 +16,7 @@ from trainwreck.triage.render import to_json
 # Two CPUs: what this machine has; the local Ray is started by the test, without a dashboard.
 RAY_CPUS = 2
 # `trainwreck triage --engine ray` with Ray hidden: what an environment without the extra sees.
-WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from trainwreck.cli import main; main()"
+WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from trainwreck.cli.app import main; main()"
 
 
 @pytest.mark.slow
