@@ -21,6 +21,7 @@ from trainwreck.analyzers.code.tree import Hit, Tree, dotted, keyword, last, rec
 _LOADERS = frozenset({"joblib.load", "pickle.load"})
 # Keyword arguments through which `fit` continues from a given model.
 _CONTINUES = ("xgb_model", "init_model")
+# Code whose fit() keeps what it holds: a scikit-learn estimator with warm_start on, or Keras.
 _KEEPS_STATE = re.compile(r"\bwarm_start\s*=\s*True|\bkeras\b")
 
 

@@ -55,11 +55,7 @@ def _row_of_loop(node: ast.expr, names: set[str]) -> bool:
 def _saved(call: ast.Call) -> list[ast.expr]:
     """What a torch.save call writes: its object, or each value of a dict literal."""
     kept = call.args[0]
-    return (
-        [value for value in kept.values if value is not None]
-        if isinstance(kept, ast.Dict)
-        else [kept]
-    )
+    return list(kept.values) if isinstance(kept, ast.Dict) else [kept]
 
 
 def _find(tree: Tree) -> list[Hit]:
